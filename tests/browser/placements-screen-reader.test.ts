@@ -237,3 +237,42 @@ it('says where a slot goes once its "goes right before" or "after" is chosen, it
   );
   expect(log.pageErrors).toEqual([]);
 });
+
+it('says a slot whose rule is being built is previewed once the rule is complete, and what to tick, not that it is left out', async () => {
+  const { page, log } = await suite.newPage();
+  await signIn(page);
+  await page.goto(`/placements?location=${LOCATION}`);
+  const card = await addWelcomeCard(page);
+  await card.getByText(/^Props of WelcomeCard/).click();
+  await card.getByRole('textbox', { name: /^Title/ }).fill('Hello');
+  const status = page.locator('[data-placements-preview-status]');
+  const previewed = (pattern: RegExp) =>
+    page.waitForFunction(
+      (source) =>
+        new RegExp(source).test(document.querySelector('[data-placements-preview-status]')?.textContent ?? ''),
+      pattern.source,
+      { timeout: SLOT_TIMEOUT_MS },
+    );
+  await previewed(/2 of 2 slots placed at dashboard-after-cards shown\.$/);
+  const said = await recordTexts(page, '[data-placements-preview-status]');
+  const rule = card.getByRole('group', { name: /^Shown when rule of/ });
+  await rule.getByRole('button', { name: /^Add a condition/ }).click();
+  const waiting =
+    'As roles operator, editor in tenant acme, no flag on: 1 of 1 slot placed at dashboard-after-cards shown. ' +
+    'WelcomeCard (team_marketing) #1 is previewed once its Shown when rule is complete: condition 1 names no role ' +
+    'yet (tick one).';
+  await previewed(/is previewed once/);
+  await expect(status.innerText()).resolves.toBe(waiting);
+  // Said once, in the live region: not again, in the server's words, as a part left out of the preview.
+  await expect(page.locator('section.placements__live-preview').innerText()).resolves.not.toMatch(
+    /Not in the preview|non-empty list/,
+  );
+  await rule.getByRole('checkbox', { name: /^editor as one of the roles of condition 1/ }).check();
+  await previewed(/2 of 2 slots placed at dashboard-after-cards shown\.$/);
+  await page.waitForTimeout(500);
+  expect(await said()).toEqual([
+    waiting,
+    'As roles operator, editor in tenant acme, no flag on: 2 of 2 slots placed at dashboard-after-cards shown.',
+  ]);
+  expect(log.pageErrors).toEqual([]);
+});

@@ -15,6 +15,7 @@ import { ApiError, createSlotStatus, LocationSlots, SlotRuntimeProvider, useApiC
 import { useApi } from '../../hooks/use-api';
 import { countOf } from '../common/count-in-words';
 import { firstPlacedLocation } from './placements-chosen-location';
+import { unfinishedRuleSlots, type UnfinishedRuleSlot } from './placements-unfinished-rule';
 
 /** How long the editor waits after the last change before asking for a preview: typing asks once, not per key. */
 const PREVIEW_DELAY_MS = 300;
@@ -95,7 +96,14 @@ export function PlacementsPreview({ document, location: shown }: PlacementsPrevi
 
   const tenants = choices.status === 'ready' ? choices.data.tenants : (user?.tenants ?? []);
   const previewed = state?.status === 'ready' ? state.payload.locations[location] : undefined;
-  const unread = state?.status === 'ready' ? state.payload.problems : [];
+  const problems = state?.status === 'ready' ? state.payload.problems : [];
+  // A slot whose rule is still being built (a condition naming nothing yet) is no slot to the server, so it is not
+  // previewed: said as what is left to fill in, not as the server's refusal. Read in the document that was previewed.
+  const answered = state === null ? undefined : (JSON.parse(state.key) as PlacementsPreviewRequest).document;
+  const unfinished = answered === undefined ? [] : unfinishedRuleSlots(answered as PlacementsDocument, problems);
+  const unread = problems.filter((problem) => !unfinished.some((slot) => slot.problem === problem));
+  const unfinishedHere = unfinished.filter((slot) => slot.location === location);
+  const unfinishedElsewhere = unfinished.filter((slot) => slot.location !== location);
 
   return (
     <section className="inspector__section placements__live-preview" aria-labelledby="placements-preview-heading">
@@ -174,12 +182,17 @@ export function PlacementsPreview({ document, location: shown }: PlacementsPrevi
           ? 'Previewing…'
           : state.status === 'error'
             ? `No preview: ${state.message}`
-            : describeAnswer(state.payload, location)}
+            : describeAnswer(state.payload, location, unfinishedHere)}
       </p>
-      {unread.length > 0 && (
+      {unread.length + unfinishedElsewhere.length > 0 && (
         <ul className="form-error">
           {unread.map((problem) => (
             <li key={problem.message}>Not in the preview: {problem.message}</li>
+          ))}
+          {unfinishedElsewhere.map((slot) => (
+            <li key={slot.problem.message}>
+              At {slot.location}: {slot.words}
+            </li>
           ))}
         </ul>
       )}
@@ -236,14 +249,26 @@ function flagNames(text: string): string[] {
 
 /**
  * `As roles viewer in tenant acme, no flag on: 1 of 2 slots placed at dashboard-after-cards shown.`: the account,
- * and what it sees of the location (the stage is inert, out of the accessibility tree: this and the list say it).
+ * and what it sees of the location (the stage is inert, out of the accessibility tree: this and the list say it),
+ * then each slot of the location not previewed while its rule is being built, and what is left to fill in.
  */
-function describeAnswer(payload: PlacementsPreviewPayload, location: string): string {
+function describeAnswer(
+  payload: PlacementsPreviewPayload,
+  location: string,
+  unfinished: readonly UnfinishedRuleSlot[],
+): string {
+  const waiting = unfinished.map((slot) => ` ${slot.words}`).join('');
+  return `${describeSeen(payload, location, unfinished.length > 0)}${waiting}`;
+}
+
+function describeSeen(payload: PlacementsPreviewPayload, location: string, othersWait: boolean): string {
   const { context } = payload;
   const previewed = payload.locations[location];
   const flags = context.flags.length === 0 ? 'no flag on' : `flags on: ${context.flags.join(', ')}`;
   const account = `As roles ${context.roles.join(', ')} in tenant ${context.tenant}, ${flags}`;
-  if (previewed === undefined || previewed.placed.length === 0) return `${account}: nothing is placed at ${location}.`;
+  if (previewed === undefined || previewed.placed.length === 0) {
+    return `${account}: nothing ${othersWait ? 'else ' : ''}is placed at ${location}.`;
+  }
   const placed = previewed.placed.length;
   const shown = previewed.placed.filter((slot) => slot.outcome === 'shown').length;
   return `${account}: ${shown} of ${countOf(placed, 'slot')} placed at ${location} shown.`;
