@@ -1,6 +1,7 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { makeTempDir, type TempDir } from '../../testing/temp-dir';
-import { runServerCommand } from '../../testing/server/run-server-command';
+import { runServerCommand, type CommandRun } from '../../testing/server/run-server-command';
 
 // Some twenty-five command processes, each started with tsx: two minutes and more on a busy two-core machine.
 jest.setTimeout(300_000);
@@ -8,7 +9,7 @@ jest.setTimeout(300_000);
 /**
  * A typo in an account or tenant command (an option, an action, a flag given twice) is refused with what is wrong
  * before the usage, exit 2, and nothing changed: they were answered with the usage alone, or, for `tenant:add --help`,
- * with "--help is not a tenant id".
+ * with "--help is not a tenant id". Asking for help is no mistake: the usage on stdout, exit 0.
  */
 describe('the account and tenant commands refuse a typo, saying what is wrong', () => {
   let dir: TempDir;
@@ -32,7 +33,6 @@ describe('the account and tenant commands refuse a typo, saying what is wrong', 
     const before = await state();
 
     const cases: [string, string[], string][] = [
-      ['tenant-add.ts', ['--help'], 'Creates a tenant, or renames one. usage: '],
       ['tenant-add.ts', ['initech', '--nmae', 'Initech'], 'Unknown option --nmae. usage: '],
       ['tenant-add.ts', ['initech', '--name', 'A', '--name', 'B'], '--name is given twice. usage: '],
       ['tenant-add.ts', ['initech', 'extra'], 'Give one tenant id, not 2: "initech", "extra". usage: '],
@@ -63,5 +63,46 @@ describe('the account and tenant commands refuse a typo, saying what is wrong', 
       expect(refused.stderr).toMatch(/(^|\n|\. )[Uu]sage: /);
     }
     expect(await state()).toBe(before);
+  });
+
+  /** Every npm script that runs a command of server/cli/: its name, its file, the words it puts before the operator's. */
+  const commands = Object.entries(
+    (
+      JSON.parse(readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8')) as {
+        scripts: Record<string, string>;
+      }
+    ).scripts,
+  ).flatMap(([name, line]) => {
+    const match = /\bdist\/server\/cli\/([\w-]+)\.js((?: \w+)*)$/.exec(line);
+    return match ? [{ name, script: `${match[1]}.ts`, words: (match[2] ?? '').split(' ').filter(Boolean) }] : [];
+  });
+
+  it('answers --help and -h of every command with its usage on stdout, exit 0, touching no database', async () => {
+    // Every operator command there is (user:add to flag), each as its npm script runs it: a user asking for help
+    // was answered as a mistake, on stderr with exit 2.
+    expect(commands.map(({ name }) => name)).toEqual(
+      expect.arrayContaining(['user:add', 'user:disable', 'tenant:remove', 'token:list', 'db:backup', 'flag']),
+    );
+    expect(commands.length).toBeGreaterThanOrEqual(16);
+    // Where there is no database yet: help makes none (tenant:add and user:add may make one when they run).
+    const env = { DATABASE_PATH: path.join(dir.path, 'app.db'), DATABASE_URL: '' };
+    const asked = commands.flatMap((command) =>
+      [['--help'], ['-h']].map((help) => ({ ...command, args: [...command.words, ...help] })),
+    );
+    // A few at a time: some thirty-five tsx processes at once outgrow a small machine's memory.
+    const answers: CommandRun[] = [];
+    for (let from = 0; from < asked.length; from += 6) {
+      const batch = asked.slice(from, from + 6);
+      answers.push(...(await Promise.all(batch.map(({ script, args }) => runServerCommand(script, args, env)))));
+    }
+    for (const [at, { name, args }] of asked.entries()) {
+      const answer = answers[at]!;
+      expect([name, args, answer.code, answer.stderr]).toEqual([name, args, 0, '']);
+      // What it does, then its usage, which names the command as the operator types it.
+      expect([name, answer.stdout]).toEqual([name, expect.stringMatching(/^[A-Z][^\n]*\.\n[Uu]sage: /)]);
+      expect([name, answer.stdout]).toEqual([name, expect.stringContaining(`npm run ${name}`)]);
+    }
+    expect(existsSync(env.DATABASE_PATH)).toBe(false);
+    expect(readdirSync(dir.path)).toEqual([]);
   });
 });

@@ -48,7 +48,11 @@ async function main(args: readonly string[]): Promise<number> {
   }
 }
 
-runCommand('db:backup', () => main(process.argv.slice(2)));
+runCommand(
+  'db:backup',
+  () => main(process.argv.slice(2)),
+  `Makes a consistent backup of the SQLite database while the server runs.\n${DB_BACKUP_USAGE}`,
+);
 
 /**
  * Why the backup may not be written at `destination`, before anything is (null when it may): the copy is written

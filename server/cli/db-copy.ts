@@ -134,7 +134,11 @@ async function copySnapshot(
   }
 }
 
-runCommand('db:copy', () => main(process.argv.slice(2)));
+runCommand(
+  'db:copy',
+  () => main(process.argv.slice(2)),
+  `Copies the SQLite database into a new PostgreSQL database, all or nothing.\n${DB_COPY_USAGE}`,
+);
 
 /**
  * What keeps the copied sessions signed in: the cookies' secret, which a SQLite installation without SESSION_SECRET

@@ -30,7 +30,6 @@ export function parseFlagArgs(args: readonly string[]): FlagCommand | { problem:
   let tenant: string | null = null;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string;
-    if (arg === '--help' || arg === '-h') return { problem: 'Sets, unsets or lists the feature flags.' };
     if (arg === '--tenant' || arg.startsWith('--tenant=')) {
       const value = arg === '--tenant' ? args[++i] : arg.slice('--tenant='.length);
       if (tenant !== null) return { problem: "--tenant is given twice: a setting is one tenant's, or global." };
@@ -106,4 +105,8 @@ async function main(args: readonly string[]): Promise<number> {
   });
 }
 
-runCommand('feature flag change', () => main(process.argv.slice(2)));
+runCommand(
+  'feature flag change',
+  () => main(process.argv.slice(2)),
+  `Sets, unsets or lists the feature flags.\n${FEATURE_FLAG_USAGE}`,
+);

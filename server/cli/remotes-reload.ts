@@ -17,9 +17,11 @@ import { runCommand } from './run-command';
 import { withStorage } from './with-storage';
 import { commandLine } from '../process/operator-commands';
 
+const REMOTES_RELOAD_USAGE = `usage: ${commandLine('remotes:reload')}`;
+
 async function main(): Promise<number> {
   if (process.argv.length > 2) {
-    process.stderr.write(`usage: ${commandLine('remotes:reload')}\n`);
+    process.stderr.write(`${REMOTES_RELOAD_USAGE}\n`);
     return 2;
   }
   const check = checkRemotesConfigHere(process.env);
@@ -57,4 +59,8 @@ async function releasesInForce(store: ReleaseStore): Promise<RemoteRelease[]> {
   return releases.filter(({ remote, version }) => active.has(`${remote}\0${version}`));
 }
 
-runCommand('remotes:reload', main);
+runCommand(
+  'remotes:reload',
+  main,
+  `Checks REMOTES_CONFIG as the hosts read it, then asks every host on the database to re-read it.\n${REMOTES_RELOAD_USAGE}`,
+);

@@ -139,4 +139,8 @@ async function main(argv: readonly string[]): Promise<number> {
   });
 }
 
-runCommand('token change', () => main(process.argv.slice(2)));
+runCommand(
+  'token change',
+  () => main(process.argv.slice(2)),
+  `Creates, revokes or lists the team tokens that publish releases of a remote.\n${TEAM_TOKEN_USAGE}`,
+);

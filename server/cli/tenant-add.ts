@@ -25,10 +25,6 @@ export function parseTenantAddArgs(args: readonly string[]): { id: string; name:
   const ids: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string;
-    if (arg === '--help' || arg === '-h') {
-      // Read as an id, `--help` was refused as "not a tenant id".
-      return { usage: `Creates a tenant, or renames one. ${TENANT_ADD_USAGE}` };
-    }
     // `--name=Acme` as `--name Acme`, as user:add takes its options.
     if (arg === '--name' || arg.startsWith('--name=')) {
       const value = arg === '--name' ? args[++i] : arg.slice('--name='.length);
@@ -120,4 +116,4 @@ function refusalOf(error: unknown, where: string): string | null {
   return null;
 }
 
-runCommand('tenant:add', () => main(process.argv.slice(2)));
+runCommand('tenant:add', () => main(process.argv.slice(2)), `Creates a tenant, or renames one.\n${TENANT_ADD_USAGE}`);

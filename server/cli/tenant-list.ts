@@ -52,4 +52,8 @@ async function main(args: readonly string[]): Promise<number> {
   });
 }
 
-runCommand('tenant:list', () => main(process.argv.slice(2)));
+runCommand(
+  'tenant:list',
+  () => main(process.argv.slice(2)),
+  `Lists the tenants with their members, and the accounts of no tenant.\n${TENANT_LIST_USAGE}`,
+);

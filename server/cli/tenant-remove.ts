@@ -99,4 +99,8 @@ function describe(removal: TenantRemoval): string {
   return `tenant "${removal.id}" (${removal.name}) with ${memberships}${data}`;
 }
 
-runCommand('tenant:remove', () => main(process.argv.slice(2)));
+runCommand(
+  'tenant:remove',
+  () => main(process.argv.slice(2)),
+  `Removes a tenant with its memberships (with --with-data, its records and flag settings too).\n${TENANT_REMOVE_USAGE}`,
+);

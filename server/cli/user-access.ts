@@ -58,4 +58,8 @@ async function main(args: readonly string[]): Promise<number> {
   });
 }
 
-runCommand('user access change', () => main(process.argv.slice(2)));
+runCommand(
+  'user access change',
+  () => main(process.argv.slice(2)),
+  `Takes an account's access away (its sessions end at once), or gives it back.\n${USER_ACCESS_USAGE}`,
+);

@@ -118,10 +118,6 @@ export function parseUserAddArgs(argv: readonly string[]): UserAddArgs {
       }
     } else if (arg === '--keep-password') {
       keepPassword = true;
-    } else if (arg === '--help' || arg === '-h') {
-      throw new UsageError(
-        'Adds a staff account, or changes an existing one: its current password or --keep-password keeps it.',
-      );
     } else if (arg.startsWith('-')) {
       throw new UsageError(`Unknown option ${arg}.`);
     } else {

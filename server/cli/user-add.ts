@@ -28,7 +28,7 @@ import { LastAdministratorError } from '../auth/administrators';
 import { UserStore } from '../auth/user-store';
 import { TenantStore } from '../tenants/tenant-store';
 import type { Tenant } from '../../shared';
-import { parseUserAddArgs, UsageError, type UserAddArgs } from './user-add-args';
+import { parseUserAddArgs, UsageError, USER_ADD_USAGE, type UserAddArgs } from './user-add-args';
 import { readPassword } from './read-password';
 import { nextCommand } from './next-command';
 import { unknownTenantsMessage } from './unknown-tenants';
@@ -242,4 +242,8 @@ function roleNote(tenant: string, role: string | undefined): string {
   return role === undefined ? tenant : `${tenant} (${role})`;
 }
 
-runCommand('user:add', main);
+runCommand(
+  'user:add',
+  main,
+  `Adds a staff account, or changes an existing one: its current password or --keep-password keeps it.\n${USER_ADD_USAGE}`,
+);

@@ -27,7 +27,6 @@ function parseUserListArgs(args: readonly string[]): { tenant: string | null } |
   let tenant: string | null = null;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string;
-    if (arg === '--help' || arg === '-h') return { usage: `Lists the staff accounts.\n${USER_LIST_USAGE}` };
     if (arg === '--tenant' || arg.startsWith('--tenant=')) {
       const value = arg === '--tenant' ? args[++i] : arg.slice('--tenant='.length);
       if (tenant !== null) return refuse("--tenant is given twice: it lists one tenant's members at a time.");
@@ -112,4 +111,4 @@ async function main(args: readonly string[]): Promise<number> {
   });
 }
 
-runCommand('user:list', () => main(process.argv.slice(2)));
+runCommand('user:list', () => main(process.argv.slice(2)), `Lists the staff accounts.\n${USER_LIST_USAGE}`);

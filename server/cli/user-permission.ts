@@ -102,7 +102,7 @@ async function main(args: readonly string[]): Promise<number> {
 }
 
 /**
- * What is wrong with the arguments, as a sentence and a line break before the usage (empty for --help), or null: a
+ * What is wrong with the arguments, as a sentence and a line break before the usage, or null: a
  * mistyped action or a missing name was answered with the usage alone.
  */
 function usageProblem(
@@ -110,7 +110,6 @@ function usageProblem(
   username: string | undefined,
   permissions: readonly string[],
 ): string | null {
-  if (action === '--help' || action === '-h' || username === '--help' || username === '-h') return '';
   if (action !== 'grant' && action !== 'revoke' && action !== 'show') {
     return `${action === undefined ? 'Say' : `Unknown action "${action}":`} grant, revoke or show.\n`;
   }
@@ -121,4 +120,8 @@ function usageProblem(
   return permissions.length > 0 ? null : `Name the permission to ${action} after the username.\n`;
 }
 
-runCommand('user:permission', () => main(process.argv.slice(2)));
+runCommand(
+  'user:permission',
+  () => main(process.argv.slice(2)),
+  `Grants, revokes or shows the permissions an account holds on top of its roles'.\n${USER_PERMISSION_USAGE}`,
+);

@@ -120,4 +120,8 @@ function describe(removal: AccountRemoval): string {
   return `the account "${removal.username}" (${parts.join('; ')})`;
 }
 
-runCommand('user:remove', () => main(process.argv.slice(2)));
+runCommand(
+  'user:remove',
+  () => main(process.argv.slice(2)),
+  `Removes a staff account with its memberships, grants and sessions.\n${USER_REMOVE_USAGE}`,
+);
