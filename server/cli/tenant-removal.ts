@@ -48,14 +48,18 @@ export class TenantHoldsDataError extends Error {
   }
 }
 
-/** The tenant's data in words: `3 records, 1 deleted record still restorable, 2 feature flag settings`. */
+/**
+ * The tenant's data in words, naming only what there is: `3 records, 2 feature flag settings`, not `…, 0 deleted
+ * records still restorable, …` (a refusal listing what is not there had the operator look for it).
+ */
 export function describeData(data: TenantData): string {
-  const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
-  return [
-    count(data.records, 'record', 'records'),
-    count(data.deletedRecords, 'deleted record still restorable', 'deleted records still restorable'),
-    count(data.flagSettings, 'feature flag setting', 'feature flag settings'),
-  ].join(', ');
+  const count = (n: number, one: string, many: string) => (n === 0 ? [] : [`${n} ${n === 1 ? one : many}`]);
+  const parts = [
+    ...count(data.records, 'record', 'records'),
+    ...count(data.deletedRecords, 'deleted record still restorable', 'deleted records still restorable'),
+    ...count(data.flagSettings, 'feature flag setting', 'feature flag settings'),
+  ];
+  return parts.join(', ') || 'nothing';
 }
 
 export function holdsData(data: TenantData): boolean {

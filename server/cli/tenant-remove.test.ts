@@ -124,6 +124,24 @@ describe('npm run tenant:remove', () => {
     });
   });
 
+  it('names only what a tenant holds, never a count of nothing', async () => {
+    // acme holds one record and nothing else; initech a flag setting only. The refusals listed zero counts too.
+    await testApp.app.flags.set('beta', false, 'initech');
+    const acme = await run(['acme', '--yes']);
+    expect([acme.code, acme.stdout]).toEqual([1, '']);
+    expect(acme.stderr).toContain(`in ${testApp.databasePath} holds 1 record. To delete them with it: `);
+    const initech = await run(['initech', '--yes']);
+    expect(initech.stderr).toContain(
+      `Refused: tenant "initech" (Initech) in ${testApp.databasePath} holds 1 feature flag setting. To delete them `,
+    );
+    for (const said of [acme.stderr, initech.stderr]) expect(said).not.toMatch(/\b0 /);
+
+    const removed = await run(['acme', '--with-data', '--yes']);
+    expect([removed.code, removed.stderr]).toEqual([0, '']);
+    expect(removed.stdout).toContain(', and its data: 1 record from ');
+    expect(removed.stdout).not.toMatch(/\b0 /);
+  });
+
   it('refuses leaving nobody able to administer, an unknown tenant, and a command line it does not take', async () => {
     // zoe, the only operator, in acme alone: acme gone, she belongs to no tenant and cannot sign in.
     const zoe = await testApp.app.users.findByUsername('zoe');
