@@ -30,7 +30,8 @@ export interface EveryTenantReach {
  * other tenants' placements whole included, though it cannot open their records. The lines the account commands
  * printed otherwise (its tenants, its role, its grants) gave no hint of it: an operator granting `placements:edit` to
  * a member of one tenant did not learn that it now reads the placements of the others. `known`: every tenant, when
- * the caller has read them already.
+ * the caller has read them already. An account of no tenant reaches none: it cannot sign in (said as "releases:manage
+ * in the other tenants too", of every tenant, it read as an account at work there).
  */
 export async function everyTenantReachOf(
   user: StaffUser,
@@ -38,6 +39,7 @@ export async function everyTenantReachOf(
   known?: readonly Tenant[],
 ): Promise<EveryTenantReach | null> {
   const member = new Set((await tenants.membershipsOf(user.id)).tenants.map((tenant) => tenant.id));
+  if (member.size === 0) return null;
   const outside = (known ?? (await tenants.list())).filter((tenant) => !member.has(tenant.id));
   if (outside.length === 0) return null;
   const reaching: EveryTenantPermission[] = [];

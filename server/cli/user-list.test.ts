@@ -1,7 +1,8 @@
+import { OPERATOR_ROLE } from '../../shared';
 import { createTestApp, type TestApp } from '../../testing/server/test-app';
 import { runServerCommand, type CommandRun } from '../../testing/server/run-server-command';
 
-jest.setTimeout(60_000);
+jest.setTimeout(120_000);
 
 /** A server command on the SQLite file at `database`. */
 function run(script: string, args: string[], database: string, input = ''): Promise<CommandRun> {
@@ -39,8 +40,11 @@ describe('npm run user:list / tenant:list', () => {
       0,
     );
     expect((await run('user-access.ts', ['disable', 'ann'], testApp.databasePath)).code).toBe(0);
-    // An account made before any tenant existed belongs to none.
+    // An account made before any tenant existed belongs to none: an operator, whose role reaches every tenant it
+    // could sign in to, and it can sign in to none.
     await testApp.app.users.upsert('early', 'not-a-real-hash');
+    await testApp.app.users.setRole('early', OPERATOR_ROLE);
+    const giveEarly = `DATABASE_PATH=${testApp.databasePath} npm run user:add -- early --keep-password --tenant <id>`;
 
     const listed = await run('user-list.ts', [], testApp.databasePath);
     expect(listed.stderr).toBe('');
@@ -49,7 +53,7 @@ describe('npm run user:list / tenant:list', () => {
       [
         'ann: role none (an editor); tenants: acme (viewer); granted: none; disabled',
         'bob: role none (an editor); tenants: globex; granted: placements:edit; placements:edit in the other tenants too (acme)',
-        'early: role none (an editor); tenants: no tenant (it cannot sign in); granted: none',
+        `early: role operator; belongs to no tenant, so it cannot sign in until given one (${giveEarly}); granted: none`,
         'zoe: role operator; tenants: acme, globex; granted: none',
         `(4 accounts in ${testApp.databasePath})`,
         '',
@@ -57,6 +61,12 @@ describe('npm run user:list / tenant:list', () => {
     );
     // Never a password hash.
     expect(listed.stdout).not.toMatch(/scrypt|\$|not-a-real-hash/);
+    // Nor "in the other tenants" of an account in none, in user:permission show either.
+    const early = await run('user-permission.ts', ['show', 'early'], testApp.databasePath);
+    expect(early.stdout).toBe(
+      `"early": role operator; granted: none\n  It belongs to no tenant, so it cannot sign in until given one ` +
+        `(${giveEarly}).\n(in ${testApp.databasePath})\n`,
+    );
 
     const ofAcme = await run('user-list.ts', ['--tenant=acme'], testApp.databasePath);
     expect(ofAcme.stdout.split('\n').map((line) => line.split(':')[0])).toEqual([

@@ -11,6 +11,7 @@ import { type Memberships, TenantStore } from '../tenants/tenant-store';
 import { commandLine } from '../process/operator-commands';
 import { everyTenantReachOf } from './every-tenant-reach';
 import { nextCommand } from './next-command';
+import { noTenantHint } from './no-tenant-hint';
 import { runCommand } from './run-command';
 import { unknownTenantsMessage } from './unknown-tenants';
 import { withStorage } from './with-storage';
@@ -50,17 +51,17 @@ async function accountLine(
   const tenantsOf = memberships?.tenants ?? [];
   const memberOf =
     tenantsOf.length === 0
-      ? 'no tenant (it cannot sign in)'
-      : tenantsOf
+      ? noTenantHint(account.username)
+      : `tenants: ${tenantsOf
           .map(({ id }) => {
             const role = memberships?.roles.get(id);
             return role === undefined ? id : `${id} (${role})`;
           })
-          .join(', ');
+          .join(', ')}`;
   const reach = account.disabled ? null : await everyTenantReachOf(account, tenants);
   const parts = [
     `role ${account.roles[0] ?? 'none (an editor)'}`,
-    `tenants: ${memberOf}`,
+    memberOf,
     `granted: ${account.grantedPermissions.join(', ') || 'none'}`,
     ...(reach === null
       ? []

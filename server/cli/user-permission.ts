@@ -16,6 +16,7 @@ import { TenantStore } from '../tenants/tenant-store';
 import { everyTenantReach } from './every-tenant-reach';
 import { lastAdministratorMessage } from './last-administrator-message';
 import { nextCommand } from './next-command';
+import { noTenantHint } from './no-tenant-hint';
 import { runCommand } from './run-command';
 import { withStorage } from './with-storage';
 import { commandLine } from '../process/operator-commands';
@@ -73,6 +74,7 @@ async function main(args: readonly string[]): Promise<number> {
         : '';
       const lines = [
         `"${user.username}": role ${user.roles[0] ?? 'none (an editor)'}; granted: ${user.grantedPermissions.join(', ') || 'none'}${disabled}`,
+        ...(memberships.tenants.length === 0 ? [`  It ${noTenantHint(user.username)}.`] : []),
         ...memberships.tenants.map((tenant) => {
           const role = memberships.roles.get(tenant.id);
           const access = accessIn(user, role);
