@@ -1,11 +1,11 @@
 /**
  * `npm run tenant:list`: the tenants in the database (PostgreSQL at DATABASE_URL, else the SQLite file at
- * DATABASE_PATH), in the order they were made, each with its name and how many accounts belong to it, then the
- * accounts that belong to none (they cannot sign in). Nothing is changed. Until now the tenants were seen only in the
+ * DATABASE_PATH), in the order they were made, each with its name and how many accounts belong to it (naming the
+ * disabled ones), then the accounts that belong to none (they cannot sign in). Nothing is changed. Until now the tenants were seen only in the
  * refusal of a mistyped id, or in `tenant:add` run without arguments.
  */
 import { storageSettingsFromEnv } from '../env-config';
-import { UserStore } from '../auth/user-store';
+import { type ListedAccount, UserStore } from '../auth/user-store';
 import { TenantStore } from '../tenants/tenant-store';
 import { commandLine } from '../process/operator-commands';
 import { nextCommand } from './next-command';
@@ -25,13 +25,21 @@ async function main(args: readonly string[]): Promise<number> {
     const known = await tenants.list();
     const memberships = await tenants.everyMembership();
     const accounts = await new UserStore(engine).list();
-    const members = new Map<string, number>();
-    for (const { tenants: of } of memberships.values()) {
-      for (const tenant of of) members.set(tenant.id, (members.get(tenant.id) ?? 0) + 1);
+    // Each tenant's members, and the usernames of those disabled: counted among the members, they were not told
+    // apart from the members who can sign in (user:list marks them).
+    const members = new Map<string, { count: number; disabled: string[] }>();
+    for (const account of accounts) {
+      for (const tenant of memberships.get(account.id)?.tenants ?? []) {
+        const of = members.get(tenant.id) ?? { count: 0, disabled: [] };
+        of.count += 1;
+        if (account.disabled) of.disabled.push(account.username);
+        members.set(tenant.id, of);
+      }
     }
     const lines = known.map((tenant) => {
-      const count = members.get(tenant.id) ?? 0;
-      return `${tenant.id}: ${JSON.stringify(tenant.name)}; ${count} member${count === 1 ? '' : 's'}`;
+      const { count, disabled: off } = members.get(tenant.id) ?? { count: 0, disabled: [] };
+      const disabledOnes = off.length === 0 ? '' : `, ${off.length} of them disabled (${off.join(', ')})`;
+      return `${tenant.id}: ${JSON.stringify(tenant.name)}; ${count} member${count === 1 ? '' : 's'}${disabledOnes}`;
     });
     if (known.length === 0) {
       lines.push(
@@ -39,11 +47,14 @@ async function main(args: readonly string[]): Promise<number> {
           `${nextCommand('tenant:add', '<id> --name "<Name>"')} (the demo makes its own at its first start).`,
       );
     }
-    const alone = accounts.filter((account) => !memberships.has(account.id)).map((account) => account.username);
+    const alone = accounts.filter((account) => !memberships.has(account.id));
     if (alone.length > 0 && known.length > 0) {
+      const named = alone.map((account) => `${account.username}${account.disabled ? ' (disabled)' : ''}`);
+      // One account: the command names it, to be pasted as it is; several: <username>, each to be given its own.
+      const username = alone.length === 1 ? (alone[0] as ListedAccount).username : '<username>';
       lines.push(
         `${alone.length === 1 ? 'One account belongs' : `${alone.length} accounts belong`} to no tenant and cannot ` +
-          `sign in: ${alone.join(', ')} (${nextCommand('user:add', '<username> --keep-password --tenant <id>')}).`,
+          `sign in: ${named.join(', ')} (${nextCommand('user:add', `${username} --keep-password --tenant <id>`)}).`,
       );
     }
     const counted = `${known.length} tenant${known.length === 1 ? '' : 's'}`;

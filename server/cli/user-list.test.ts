@@ -87,16 +87,32 @@ describe('npm run user:list / tenant:list', () => {
 
     const tenants = await run('tenant-list.ts', [], testApp.databasePath);
     expect(tenants.stderr).toBe('');
+    // A disabled member is marked, as user:list marks it; the account of no tenant is named in the command.
     expect(tenants.stdout).toBe(
       [
-        'acme: "Acme"; 2 members',
+        'acme: "Acme"; 2 members, 1 of them disabled (ann)',
         'globex: "Globex Corp"; 2 members',
-        `One account belongs to no tenant and cannot sign in: early (DATABASE_PATH=${testApp.databasePath} npm run ` +
-          'user:add -- <username> --keep-password --tenant <id>).',
+        `One account belongs to no tenant and cannot sign in: early (${giveEarly}).`,
         `(2 tenants in ${testApp.databasePath})`,
         '',
       ].join('\n'),
     );
     expect((await run('tenant-list.ts', ['acme'], testApp.databasePath)).code).toBe(2);
+
+    // Two accounts of no tenant, one disabled: marked, and the command says <username>, each to be given its own.
+    await testApp.app.users.upsert('late', 'not-a-real-hash');
+    expect((await run('user-access.ts', ['disable', 'late'], testApp.databasePath)).code).toBe(0);
+    expect((await run('user-access.ts', ['disable', 'bob'], testApp.databasePath)).code).toBe(0);
+    const later = await run('tenant-list.ts', [], testApp.databasePath);
+    expect(later.stdout).toBe(
+      [
+        'acme: "Acme"; 2 members, 1 of them disabled (ann)',
+        'globex: "Globex Corp"; 2 members, 1 of them disabled (bob)',
+        `2 accounts belong to no tenant and cannot sign in: early, late (disabled) (DATABASE_PATH=` +
+          `${testApp.databasePath} npm run user:add -- <username> --keep-password --tenant <id>).`,
+        `(2 tenants in ${testApp.databasePath})`,
+        '',
+      ].join('\n'),
+    );
   });
 });
