@@ -24,6 +24,7 @@ import { getFreePort } from '../../testing/system/free-port';
 import { REPO_ROOT } from '../../testing/system/repo-root';
 import { slowJsonPost } from './slow-request';
 import { pollUntil } from '../../testing/containers/poll-until';
+import { upstreamInProxyLog } from '../../testing/containers/two-releases';
 
 const describeWithPodmanCompose = describeWithCommand('podman-compose', ['version'], 'podman-compose');
 const log = (line: string): void => void process.stdout.write(`[compose] ${line}\n`);
@@ -156,10 +157,7 @@ async function signInThroughProxy(port: number): Promise<string> {
 /** The hosts in the proxy's upstream, as its start script last logged them ("host-a, host-b"), or null. */
 async function proxyUpstream(): Promise<string | null> {
   const logs = await podman(['logs', container('proxy')], { allowFailure: true });
-  const lines = [
-    ...`${logs.stdout}${logs.stderr}`.matchAll(/^proxy: upstream(?: now)?: (.*?)(?:; nginx reloaded)?$/gm),
-  ];
-  return lines.at(-1)?.[1] ?? null;
+  return upstreamInProxyLog(`${logs.stdout}${logs.stderr}`);
 }
 
 const addressOf = (name: string): Promise<string> =>

@@ -90,6 +90,10 @@ async function podmanInspect(name: string, format: string): Promise<string> {
   return (await podman(['inspect', '--format', format, name])).stdout.trim();
 }
 
+// Each check runs commands in the pods (`podman exec`), which a loaded two-core machine took over Jest's default 5 s
+// for (the /tmp check timed out so once, with nothing wrong).
+jest.setTimeout(30_000);
+
 describeWithPodman('deploy/kubernetes/ played with podman kube play', () => {
   let rendering: PodmanRendering;
   let postgres: Container | undefined;

@@ -10,7 +10,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import https from 'node:https';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startContainer, type Container } from '../../testing/containers/container';
@@ -21,38 +20,22 @@ import { ensureStandinProxyImage } from '../../testing/containers/standin-proxy'
 import { describeWithCommand } from '../../testing/describe-with-command';
 import { REPO_ROOT } from '../../testing/system/repo-root';
 import { makeTempDir, type TempDir } from '../../testing/temp-dir';
+import {
+  RELEASE_ONLY_FILES,
+  statusThroughProxy,
+  upstreamInProxyLog,
+  writeReleaseBuild,
+} from '../../testing/containers/two-releases';
 
 const describeWithPodman = describeWithCommand('podman', ['--version'], 'podman runc debootstrap');
 const log = (line: string): void => void process.stdout.write(`[draining] ${line}\n`);
 
-/** A file of each release's build only, in the host's folder and in a built-in remote's, as a build names them. */
-const RELEASES = {
-  old: ['/assets/release-old.0a1b2c3d4e.js', '/remotes/team_records/components.0a1b2c3d4e.js'],
-  new: ['/assets/release-new.5f6a7b8c9d.js', '/remotes/team_records/components.5f6a7b8c9d.js'],
-} as const;
-
 /** Long enough for the proxy to take the host out of its ready set and the test to ask well before it closes. */
 const SHUTDOWN_DELAY_MS = 12_000;
 
-/** The status of a GET through the proxy, each on a connection of its own (as many browsers would). */
-function statusOf(port: number, requestPath: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = https.get(
-      { host: '127.0.0.1', port, path: requestPath, rejectUnauthorized: false, agent: false },
-      (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-      },
-    );
-    req.once('error', reject);
-    req.setTimeout(10_000, () => req.destroy(new Error(`No answer to ${requestPath} within 10 s.`)));
-  });
-}
-
-/** The hosts in the proxy's upstream, as its start script last logged them ("host-a, host-b"), or null. */
+/** The hosts in the proxy's upstream, as its start script last logged them. */
 async function proxyUpstream(proxy: Container): Promise<string | null> {
-  const lines = [...(await proxy.logs()).matchAll(/^proxy: upstream(?: now)?: (.*?)(?:; nginx reloaded)?$/gm)];
-  return lines.at(-1)?.[1] ?? null;
+  return upstreamInProxyLog(await proxy.logs());
 }
 
 describeWithPodman('the compose proxy while the last host of a release drains', () => {
@@ -77,11 +60,7 @@ describeWithPodman('the compose proxy while the last host of a release drains', 
       ['host-b', 'new'],
     ] as const;
     for (const [name, release] of releases) {
-      const dist = path.join(files.path, release);
-      for (const folder of ['host', 'remotes']) {
-        fs.cpSync(path.join(REPO_ROOT, 'dist', folder), path.join(dist, folder), { recursive: true });
-      }
-      for (const only of RELEASES[release]) fs.writeFileSync(path.join(dist, folder(only), only), `/* ${release} */`);
+      const dist = writeReleaseBuild(path.join(files.path, release), release);
       hosts[name] = await startContainer({
         image: base,
         namePrefix: `slots-drain-${name}`,
@@ -132,8 +111,8 @@ describeWithPodman('the compose proxy while the last host of a release drains', 
   }, 60_000);
 
   it("serves the draining host's build files from it, and nothing else, until it is gone", async () => {
-    for (const file of [...RELEASES.old, ...RELEASES.new])
-      expect([file, await statusOf(port, file)]).toEqual([file, 200]);
+    for (const file of [...RELEASE_ONLY_FILES.old, ...RELEASE_ONLY_FILES.new])
+      expect([file, await statusThroughProxy(port, file)]).toEqual([file, 200]);
 
     // The last old host is stopped (SIGTERM): /readyz answers 503 at once, and it listens for SHUTDOWN_DELAY_MS more.
     const draining = hosts['host-a']!;
@@ -146,13 +125,15 @@ describeWithPodman('the compose proxy while the last host of a release drains', 
     log(`upstream ${(Date.now() - signalled) / 1000} s after SIGTERM: ${await proxyUpstream(proxy!)}`);
 
     // Pages it served just before ask for its build's files: found on it, not the ready host's 404.
-    const asked = [...RELEASES.old, ...RELEASES.new].flatMap((file) => Array.from({ length: 4 }, () => file));
+    const asked = [...RELEASE_ONLY_FILES.old, ...RELEASE_ONLY_FILES.new].flatMap((file) =>
+      Array.from({ length: 4 }, () => file),
+    );
     const answers: string[] = [];
-    for (const file of asked) answers.push(`${await statusOf(port, file)} ${file}`);
+    for (const file of asked) answers.push(`${await statusThroughProxy(port, file)} ${file}`);
     // Everything else goes to the ready host alone, none to the backup.
     const marker = `/login?drain-probe=${randomBytes(4).toString('hex')}`;
     const others: number[] = [];
-    for (let i = 0; i < 8; i++) others.push(await statusOf(port, marker));
+    for (let i = 0; i < 8; i++) others.push(await statusThroughProxy(port, marker));
     expect(Date.now() - signalled).toBeLessThan(SHUTDOWN_DELAY_MS);
     expect(answers).toEqual(asked.map((file) => `200 ${file}`));
     expect(others).toEqual(others.map(() => 200));
@@ -160,12 +141,8 @@ describeWithPodman('the compose proxy while the last host of a release drains', 
 
     // Once it has exited, the new release is served as before.
     expect(await draining.waitForExit()).toBe(0);
-    for (const file of RELEASES.new) expect([file, await statusOf(port, file)]).toEqual([file, 200]);
-    expect(await statusOf(port, '/healthz')).toBe(200);
+    for (const file of RELEASE_ONLY_FILES.new)
+      expect([file, await statusThroughProxy(port, file)]).toEqual([file, 200]);
+    expect(await statusThroughProxy(port, '/healthz')).toBe(200);
   }, 120_000);
 });
-
-/** The build folder a file's path is in: `host` for /assets/ (served from the host's build), else the root. */
-function folder(file: string): string {
-  return file.startsWith('/assets/') ? 'host' : '.';
-}

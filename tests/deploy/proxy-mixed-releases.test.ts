@@ -9,7 +9,6 @@
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import https from 'node:https';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describeWithCommand } from '../../testing/describe-with-command';
@@ -18,38 +17,18 @@ import { ensureStandinProxyImage } from '../../testing/containers/standin-proxy'
 import { startServerProcess, type ServerProcess } from '../../testing/system/server-process';
 import { REPO_ROOT } from '../../testing/system/repo-root';
 import { makeTempDir, type TempDir } from '../../testing/temp-dir';
+import { RELEASE_ONLY_FILES, statusThroughProxy, writeReleaseBuild } from '../../testing/containers/two-releases';
 
 const describeWithPodman = describeWithCommand('podman', ['--version'], 'podman runc debootstrap');
 
 /** The machine as a container sees it (podman writes the name into every container's /etc/hosts). */
 const HOST_FROM_CONTAINER = 'host.containers.internal';
 
-/** A file of each release's build only, in the host's folder and in a built-in remote's, as a build names them. */
-const RELEASES = {
-  old: ['/assets/release-old.0a1b2c3d4e.js', '/remotes/team_records/components.0a1b2c3d4e.js'],
-  new: ['/assets/release-new.5f6a7b8c9d.js', '/remotes/team_records/components.5f6a7b8c9d.js'],
-} as const;
-
-/** The status of a GET through the proxy, each on a connection of its own (as many browsers would). */
-function statusOf(port: number, requestPath: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = https.get(
-      { host: '127.0.0.1', port, path: requestPath, rejectUnauthorized: false, agent: false },
-      (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-      },
-    );
-    req.once('error', reject);
-    req.setTimeout(10_000, () => req.destroy(new Error(`No answer to ${requestPath} within 10 s.`)));
-  });
-}
-
 async function waitForProxy(container: Container, port: number): Promise<void> {
   const until = Date.now() + 60_000;
   for (;;) {
     try {
-      if ((await statusOf(port, '/healthz')) === 200) return;
+      if ((await statusThroughProxy(port, '/healthz')) === 200) return;
     } catch {
       // Not listening yet.
     }
@@ -67,14 +46,8 @@ describeWithPodman('the nginx configurations in front of two releases during a r
 
   beforeAll(async () => {
     files = makeTempDir('slots-proxy-mixed-');
-    for (const [release, only] of Object.entries(RELEASES)) {
-      const dist = path.join(files.path, release);
-      for (const folder of ['host', 'remotes']) {
-        fs.cpSync(path.join(REPO_ROOT, 'dist', folder), path.join(dist, folder), { recursive: true });
-      }
-      const [asset, remoteFile] = only;
-      fs.writeFileSync(path.join(dist, 'host', asset), `/* ${release} */`);
-      fs.writeFileSync(path.join(dist, remoteFile), `/* ${release} */`);
+    for (const release of ['old', 'new'] as const) {
+      const dist = writeReleaseBuild(path.join(files.path, release), release);
       hosts.push(
         await startServerProcess({
           name: `${release} release's host`,
@@ -163,15 +136,17 @@ describeWithPodman('the nginx configurations in front of two releases during a r
     async (_name, port) => {
       // Each host answers 404 for the other release's files: the proxy is what must find them.
       const [oldHost, newHost] = hosts as [ServerProcess, ServerProcess];
-      expect((await fetch(`${oldHost.url}${RELEASES.new[0]}`)).status).toBe(404);
-      expect((await fetch(`${newHost.url}${RELEASES.old[0]}`)).status).toBe(404);
+      expect((await fetch(`${oldHost.url}${RELEASE_ONLY_FILES.new[0]}`)).status).toBe(404);
+      expect((await fetch(`${newHost.url}${RELEASE_ONLY_FILES.old[0]}`)).status).toBe(404);
 
-      const asked = [...RELEASES.old, ...RELEASES.new].flatMap((file) => Array.from({ length: 6 }, () => file));
+      const asked = [...RELEASE_ONLY_FILES.old, ...RELEASE_ONLY_FILES.new].flatMap((file) =>
+        Array.from({ length: 6 }, () => file),
+      );
       const answers: string[] = [];
-      for (const file of asked) answers.push(`${await statusOf(port(), file)} ${file}`);
+      for (const file of asked) answers.push(`${await statusThroughProxy(port(), file)} ${file}`);
       expect(answers).toEqual(asked.map((file) => `200 ${file}`));
       // A file neither build has stays a 404, the hosts' own, not an error of the proxy's.
-      expect(await statusOf(port(), '/assets/neither.0000000000.js')).toBe(404);
+      expect(await statusThroughProxy(port(), '/assets/neither.0000000000.js')).toBe(404);
     },
     120_000,
   );
