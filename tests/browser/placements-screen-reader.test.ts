@@ -48,6 +48,12 @@ async function addWelcomeCard(page: Page): Promise<Locator> {
   return section.locator('li[data-placement-slot="team_marketing:WelcomeCard"]');
 }
 
+/** The location's section after a WelcomeCard and then a MaintenanceNotice were added (the notice is #2). */
+async function addWelcomeCardAndNotice(page: Page): Promise<Locator> {
+  const section = await addWelcomeCardAndNotice(page);
+  return section;
+}
+
 it('says the preview’s account and what it sees once per change, not "Previewing…" at each pause in typing', async () => {
   const { page, log } = await suite.newPage();
   await signIn(page);
@@ -143,10 +149,7 @@ it('says where a card goes when its priority, typed, moves it, the focus still i
   const { page, log } = await suite.newPage();
   await signIn(page);
   await page.goto(`/placements?location=${LOCATION}`);
-  const section = page.locator(`[data-placements-location="${LOCATION}"]`);
-  await addWelcomeCard(page);
-  await section.getByLabel(`Add a slot at ${LOCATION}`).selectOption('team_marketing:MaintenanceNotice');
-  await section.getByRole('button', { name: 'Add', exact: true }).click();
+  const section = await addWelcomeCardAndNotice(page);
   // The focus on the priority of the card just added, the last (the same default priority, added after).
   const priority = section.getByLabel(/^Priority of MaintenanceNotice \(team_marketing\) #2/);
   await priority.evaluate(
@@ -200,10 +203,7 @@ it('says where a slot goes once its "goes right before" or "after" is chosen, it
   const { page, log } = await suite.newPage();
   await signIn(page);
   await page.goto(`/placements?location=${LOCATION}`);
-  const section = page.locator(`[data-placements-location="${LOCATION}"]`);
-  await addWelcomeCard(page);
-  await section.getByLabel(`Add a slot at ${LOCATION}`).selectOption('team_marketing:MaintenanceNotice');
-  await section.getByRole('button', { name: 'Add', exact: true }).click();
+  const section = await addWelcomeCardAndNotice(page);
   const announced = section.locator('p.visually-hidden[role="status"]');
   await section.getByText(/^Added MaintenanceNotice \(team_marketing\)/).waitFor({ state: 'attached' });
   const field = (relation: string) =>
