@@ -50,7 +50,10 @@ async function addWelcomeCard(page: Page): Promise<Locator> {
 
 /** The location's section after a WelcomeCard and then a MaintenanceNotice were added (the notice is #2). */
 async function addWelcomeCardAndNotice(page: Page): Promise<Locator> {
-  const section = await addWelcomeCardAndNotice(page);
+  const section = page.locator(`[data-placements-location="${LOCATION}"]`);
+  await addWelcomeCard(page);
+  await section.getByLabel(`Add a slot at ${LOCATION}`).selectOption('team_marketing:MaintenanceNotice');
+  await section.getByRole('button', { name: 'Add', exact: true }).click();
   return section;
 }
 
