@@ -96,8 +96,12 @@ const KIB = 1024;
  * hand; the check runs at sign-in, beside its GET /meta), and a date field's day is written in words in the reader's
  * form of English (`15 Jan 2024`, not `2024-01-15`), on the same day in every time zone, in the lists, on the record's
  * page and in the filters applied, a number column aligned at the right: each alone 161.9 KB, 0.1 KB over.
+ * Raised from 159 to 160 KiB for what a keyboard and screen-reader walk of the records and the phone found on the
+ * pages of the first script: rows per page applies the size chosen, not each one the arrows pass (every step reloaded
+ * the list and read its count out), the tab's title no longer says "Sign in" over the page loading after it, and the
+ * navigation row on a phone shows a link whole as Tab reaches it: 163.0 KB, 0.2 KB over.
  */
-export const HOST_INITIAL_JS_MAX_GZIP = 159 * KIB;
+export const HOST_INITIAL_JS_MAX_GZIP = 160 * KIB;
 
 /** A remote's container entry is the federation runtime plus its expose map: small, and on every page's path. */
 export const REMOTE_ENTRY_MAX_GZIP = 30 * KIB;
@@ -129,8 +133,10 @@ export const TOOL_PAGE_CHUNK_PREFIX = 'tool-page-';
  * (2026-11-29): the placements editor, the largest, reached 20.7 KB gzip with what an outside usability test asked of
  * it (a publish question saying what changes, import asking before it replaces a saved draft, each prop problem said
  * once at its field and linked from the card, stale statuses cleared); operators alone open it, once in a while.
+ * 22 -> 23 KiB (2026-11-30): 22.7 KB with what a screen-reader walk of it asked (every group named, before/after
+ * and an unfinished rule said in the builder's words, the preview's link keeping its press while the preview loads).
  */
-export const TOOL_PAGE_CHUNK_MAX_GZIP = 22 * KIB;
+export const TOOL_PAGE_CHUNK_MAX_GZIP = 23 * KIB;
 
 /**
  * Chunk groups of a library one tool page loads when it needs it (`tool-library-…`), such as the placements editor's
