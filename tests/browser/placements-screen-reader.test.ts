@@ -202,6 +202,49 @@ it('takes the focus to the preview from a location’s link to it, unsaved chang
   expect(log.pageErrors).toEqual([]);
 });
 
+it('takes the focus to the preview from its link pressed while the preview’s chunk still loads, unless it moved on', async () => {
+  const { page, log } = await suite.newPage();
+  // The preview's chunk held back, as a slow network does, until the test lets each one through.
+  const held: Array<() => void> = [];
+  await page.route(/tool-page-placements-preview[^/]*\.js$/, async (route) => {
+    await new Promise<void>((release) => held.push(release));
+    await route.continue();
+  });
+  await signIn(page);
+  const activeHeading = () =>
+    page.evaluate(() => {
+      const active = document.activeElement;
+      return active?.id === 'placements-preview-heading'
+        ? `${active.textContent}: ${active.closest('section')?.innerText.includes('Location previewed') ? 'loaded' : 'loading'}`
+        : null;
+    });
+
+  await page.goto(`/placements?location=${LOCATION}`);
+  const link = page.getByRole('link', { name: `See ${LOCATION} as a chosen account would` });
+  await link.focus();
+  await page.keyboard.press('Enter');
+  // The press lands on the loading preview's heading, not nowhere; its place says it loads.
+  await expect(activeHeading()).resolves.toBe('Preview: loading');
+  await expect(page.getByRole('status').filter({ hasText: 'Loading the preview…' }).count()).resolves.toBe(1);
+  while (held.length === 0) await page.waitForTimeout(50);
+  held.splice(0).forEach((release) => release());
+  await page.locator('#placements-preview-location').waitFor();
+  // The loaded preview's heading has it: the focus was not dropped on the page's body as the loading one left.
+  await expect(activeHeading()).resolves.toBe('Preview: loaded');
+
+  // Again, but the focus moves on before the chunk arrives: the preview does not take it back.
+  await page.reload();
+  await link.focus();
+  await page.keyboard.press('Enter');
+  await expect(activeHeading()).resolves.toBe('Preview: loading');
+  await link.focus();
+  while (held.length === 0) await page.waitForTimeout(50);
+  held.splice(0).forEach((release) => release());
+  await page.locator('#placements-preview-location').waitFor();
+  await expect(link.evaluate((element) => element === document.activeElement)).resolves.toBe(true);
+  expect(log.pageErrors).toEqual([]);
+});
+
 it('says where a slot goes once its "goes right before" or "after" is chosen, its card still where its priority lists it', async () => {
   const { page, log } = await suite.newPage();
   await signIn(page);

@@ -5,6 +5,7 @@ import { orderChoiceWords } from './placement-order-words';
 import { slotKey, type DraftSlot, type DraftSlotAt } from './placements-draft';
 import type { LocationIds } from './placements-slot-ids';
 import { countOf } from '../common/count-in-words';
+import { PREVIEW_HEADING_ID } from './placements-preview-heading';
 import { useAddedEntry } from './use-added-entry';
 
 export interface PlacementsLocationProps {
@@ -67,7 +68,7 @@ export function PlacementsLocation(props: PlacementsLocationProps) {
           <p>
             {/* Focused here rather than by the address's hash: the page keeps its location in the address, and a hash
                 change with unsaved changes went through the router's leave guard as a navigation from outside it. */}
-            <a href="#placements-preview-heading" onClick={goToPreview}>
+            <a href={`#${PREVIEW_HEADING_ID}`} onClick={goToPreview}>
               See {location} as a chosen account would
             </a>{' '}
             (the preview below, with this draft and its unsaved changes).
@@ -137,10 +138,13 @@ export function PlacementsLocation(props: PlacementsLocationProps) {
   );
 }
 
-/** Follows a link to the preview: its heading focused (and so scrolled to), the address left alone. */
+/**
+ * Follows a link to the preview: its heading focused (and so scrolled to), the address left alone. While the preview's
+ * chunk loads, that is the loading heading, which hands the focus on (placements-preview-heading.tsx).
+ */
 function goToPreview(event: MouseEvent<HTMLAnchorElement>): void {
   event.preventDefault();
-  document.getElementById('placements-preview-heading')?.focus();
+  document.getElementById(PREVIEW_HEADING_ID)?.focus();
 }
 
 function schemaOf(components: PlacementComponentsPayload, at: DraftSlotAt): JsonSchema | null {

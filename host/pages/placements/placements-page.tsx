@@ -25,6 +25,7 @@ import { PlacementsForms } from './placements-forms';
 import { PlacementRevisions, PlacementsDiff } from './placements-history';
 import { PlacementsImport } from './placements-import';
 import { PlacementsLocation } from './placements-location';
+import { PreviewLoading } from './placements-preview-heading';
 import { nothingToPublish, publishQuestion } from './placements-publish-question';
 import { RuleChoicesContext } from './placements-rule-choices';
 import { changeSlotFollowingId } from './placements-renamed-id';
@@ -111,6 +112,8 @@ function PlacementsEditor() {
   const choices = useApi<PlacementPreviewChoices>(PLACEMENTS_PREVIEW_PATH);
   const publishDialog = useConfirmDialog();
   const publishButton = useRef<HTMLButtonElement>(null);
+  // Whether the preview's heading had the focus as its chunk arrived (placements-preview-heading.tsx).
+  const previewHeadingFocus = useRef(false);
 
   if ([overview, components].some((state) => state.status === 'error' && state.error.status === 403)) {
     return <OperatorsOnlyPage what="Placements are" />;
@@ -257,8 +260,9 @@ function PlacementsEditor() {
                 edit(addFormSlot(document, remote, resource, component, position))
               }
             />
-            <Suspense fallback={<p role="status">Loading the preview…</p>}>
+            <Suspense fallback={<PreviewLoading focus={previewHeadingFocus} />}>
               <PlacementsPreview
+                headingFocus={previewHeadingFocus}
                 document={document}
                 location={chosen === FORM_SLOTS ? undefined : (chosen ?? undefined)}
               />

@@ -15,6 +15,7 @@ import { ApiError, createSlotStatus, LocationSlots, SlotRuntimeProvider, useApiC
 import { useApi } from '../../hooks/use-api';
 import { countOf } from '../common/count-in-words';
 import { firstPlacedLocation } from './placements-chosen-location';
+import { PREVIEW_HEADING_ID, PreviewHeading, type PreviewHeadingFocus } from './placements-preview-heading';
 import { unfinishedRuleSlots, type UnfinishedRuleSlot } from './placements-unfinished-rule';
 
 /** How long the editor waits after the last change before asking for a preview: typing asks once, not per key. */
@@ -30,6 +31,8 @@ export interface PlacementsPreviewProps {
   document: PlacementsDocument;
   /** The location the editor shows: the preview follows it when it changes (its own choice stays free between). */
   location?: string;
+  /** Whether the heading shown while this chunk loaded had the focus: the loaded heading then takes it. */
+  headingFocus: PreviewHeadingFocus;
 }
 
 /**
@@ -47,7 +50,7 @@ type PreviewState =
  * left out and why). The server computes it as it computes `/meta` (POST /api/placements/preview); the slots render
  * with their own slot status, so they never count in the page's failed-slots notice, inspector or slot events.
  */
-export function PlacementsPreview({ document, location: shown }: PlacementsPreviewProps) {
+export function PlacementsPreview({ document, location: shown, headingFocus }: PlacementsPreviewProps) {
   const client = useApiClient();
   const { user, expire } = useSession();
   const choices = useApi<PlacementPreviewChoices>(PLACEMENTS_PREVIEW_PATH);
@@ -106,10 +109,8 @@ export function PlacementsPreview({ document, location: shown }: PlacementsPrevi
   const unfinishedElsewhere = unfinished.filter((slot) => slot.location !== location);
 
   return (
-    <section className="inspector__section placements__live-preview" aria-labelledby="placements-preview-heading">
-      <h2 id="placements-preview-heading" tabIndex={-1}>
-        Preview
-      </h2>
+    <section className="inspector__section placements__live-preview" aria-labelledby={PREVIEW_HEADING_ID}>
+      <PreviewHeading focus={headingFocus} />
       <p className="muted">
         A location as one account would see it with this draft published (unsaved changes included): its slots rendered
         with the remotes&apos; components, and every slot placed there with whether that account sees it.
