@@ -2,7 +2,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { FORM_FIELD_KEYWORD, Slot, type FormItem, type PlacementsDraftPayload } from '../../shared';
 import { createFixtureDist, type FixtureDist } from '../../testing/server/fixture-dist';
-import { addUser, createTestApp, signedInAgent, signedInOperator, type TestApp } from '../../testing/server/test-app';
+import {
+  addUser,
+  createTestApp,
+  signedInAgent,
+  signedInOperator,
+  type TestApp,
+  type TestAppOptions,
+} from '../../testing/server/test-app';
 import { Field } from '../resources/field';
 import { Relation } from '../resources/relation';
 import { Resource } from '../resources/resource';
@@ -85,8 +92,19 @@ function writeForms(forms: Record<string, unknown>): void {
   fs.writeFileSync(configFile, JSON.stringify({ remotes: [{ name: 'team_billing', forms }] }));
 }
 
+/** The app with REMOTES_CONFIG's form slots and the invoices resource holding `slots` in code. */
 async function start(...slots: Slot[]): Promise<TestApp> {
+  return startWith({}, slots);
+}
+
+/** As start(), but a problem of a slot is logged and the slot left out, not the start refused. */
+async function startLoggingProblems(...slots: Slot[]): Promise<TestApp> {
+  return startWith({ slotProblems: 'log' }, slots);
+}
+
+async function startWith(options: Pick<TestAppOptions, 'slotProblems'>, slots: Slot[]): Promise<TestApp> {
   testApp = await createTestApp({
+    ...options,
     env: { REMOTES_CONFIG: configFile },
     distDir: dist.dir,
     configure: (app) => {
@@ -95,6 +113,12 @@ async function start(...slots: Slot[]): Promise<TestApp> {
     },
   });
   return testApp;
+}
+
+/** A staff member of acme, signed in. */
+async function signedInStaff(app: TestApp['app']) {
+  await addUser(app, 'ada', 'correct horse battery', ['acme']);
+  return signedInAgent(app, 'ada', 'correct horse battery');
 }
 
 const FIELDS = 'its fields: title, label, amount, authorId';
@@ -148,17 +172,8 @@ describe('a form slot whose props name a field', () => {
   });
 
   it('is listed by the inspector with the problem, after a start that only logs it', async () => {
-    testApp = await createTestApp({
-      env: { REMOTES_CONFIG: configFile },
-      distDir: dist.dir,
-      slotProblems: 'log',
-      configure: (app) => {
-        app.registerResource(new AuthorsResource());
-        app.registerResource(invoices(Slot.untyped('InvoiceField', { field: 'titel' })));
-      },
-    });
-    await addUser(testApp.app, 'ada', 'correct horse battery', ['acme']);
-    const agent = await signedInAgent(testApp.app, 'ada', 'correct horse battery');
+    const { app } = await startLoggingProblems(Slot.untyped('InvoiceField', { field: 'titel' }));
+    const agent = await signedInStaff(app);
     const inspection = await agent.get('/api/slots/inspect').expect(200);
     expect(inspection.body.forms.invoices).toEqual([
       expect.objectContaining({
@@ -178,17 +193,8 @@ describe('a form slot whose props name a field', () => {
         { component: 'InvoiceField', props: { field: 'amount' } },
       ],
     });
-    testApp = await createTestApp({
-      env: { REMOTES_CONFIG: configFile },
-      distDir: dist.dir,
-      slotProblems: 'log',
-      configure: (app) => {
-        app.registerResource(new AuthorsResource());
-        app.registerResource(invoices());
-      },
-    });
-    await addUser(testApp.app, 'ada', 'correct horse battery', ['acme']);
-    const agent = await signedInAgent(testApp.app, 'ada', 'correct horse battery');
+    const { app } = await startLoggingProblems();
+    const agent = await signedInStaff(app);
     const form = (await agent.get('/api/resources/invoices').expect(200)).body.resource.fields as FormItem[];
     expect(form.flatMap((item) => (item.type === 'slot' ? [item.props] : []))).toEqual([{ field: 'amount' }]);
   });
