@@ -40,6 +40,11 @@ describe('the Shown when rule builder', () => {
     fireEvent.click(button('Add a condition'));
     // The new condition's first control takes the focus.
     expect(document.activeElement).toBe(control('Condition 1 is about'));
+    // Not complete yet: said as the step left, in the builder's words, not as the server's refusal of an empty list.
+    expect(reading()).toBe(
+      'Not complete: condition 1 names no role yet (tick one). Until it is, the preview leaves this slot out and a ' +
+        'publish is refused.',
+    );
     fireEvent.change(control('Condition 1 is about'), { target: { value: 'tenants' } });
     // A known tenant is a box; another is typed.
     fireEvent.click(nameBox('Acme (acme)', 'tenants', '1'));

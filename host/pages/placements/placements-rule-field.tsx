@@ -3,6 +3,7 @@ import type { JsonValue } from '../../../shared';
 import { UNREAD_INPUT_ATTRIBUTE } from './placement-order-fields';
 import { RuleBuilder } from './placements-rule-builder';
 import { ruleReading } from './placements-rule-reading';
+import { unfinishedRulePart } from './placements-unfinished-rule';
 import { treeOfRule } from './placements-rule-tree';
 import type { RuleProblemPlace } from './rule-problem-place';
 
@@ -56,7 +57,17 @@ export function RuleField({ id, name, label, rule, setRule, touch, problems = NO
   /** Why a switch to the builder was refused, said until the text changes. */
   const [stays, setStays] = useState<string | null>(null);
   const json = asJson || reading.unshown !== undefined || textError !== null;
-  const words = rule === undefined ? null : ruleReading(rule);
+  const unfinished = rule === undefined ? null : unfinishedRulePart(rule);
+  // A rule being built (a condition ticking nothing yet) is said as the step left, in the builder's terms, not as
+  // the server's refusal of an empty list.
+  const words =
+    rule === undefined
+      ? null
+      : unfinished !== null
+        ? {
+            problem: `Not complete: ${unfinished}. Until it is, the preview leaves this slot out and a publish is refused.`,
+          }
+        : ruleReading(rule);
   const hintId = `${id}-rule-hint`;
   const why = stays ?? (reading.unshown === undefined ? null : `The builder cannot show this rule: ${reading.unshown}`);
   // The server's words beside the page's own: "Shown to: tenant acmee." of a tenant that does not exist reads as
