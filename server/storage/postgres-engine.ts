@@ -8,7 +8,7 @@ import type { AppSchema } from './app-schema';
 import { postgresDatabaseName } from './database-name';
 import { POSTGRES_MIGRATIONS } from './migrations';
 import { hidePassword } from './hidden-password';
-import { migratePostgres } from './postgres-migrate';
+import { migratePostgres, type MigrationLockWait } from './postgres-migrate';
 import { UNWATCHED_CONNECTIONS, type ConnectionWatch } from './postgres-outage-log';
 import { SORT_FOLD_FUNCTION } from './sort-fold';
 import type { EngineDialect, StorageEngine } from './storage-engine';
@@ -178,7 +178,7 @@ export class PostgresEngine implements StorageEngine {
   }
 
   /** On a connection of its own, without the pool's timeouts (waiting for another instance's migration is fine). */
-  async migrate(): Promise<readonly number[]> {
+  async migrate(lockWait?: MigrationLockWait): Promise<readonly number[]> {
     const client = new Client({
       connectionString: this.settings.url,
       connectionTimeoutMillis: this.settings.statementTimeoutMs,
@@ -198,7 +198,7 @@ export class PostgresEngine implements StorageEngine {
       );
     }
     try {
-      return await migratePostgres(client, POSTGRES_MIGRATIONS);
+      return await migratePostgres(client, POSTGRES_MIGRATIONS, lockWait);
     } finally {
       await client.end();
     }

@@ -12,6 +12,44 @@ import type { Migration } from './migrations';
 /** The advisory lock every instance takes to migrate (any 64-bit number no other application uses on the server). */
 export const MIGRATION_LOCK_KEY = 0x5107_5d8a;
 
+/** Who holds the migration lock this instance waits for, as PostgreSQL's own views tell (null: gone meanwhile). */
+export interface MigrationLockHolder {
+  pid: number;
+  /** Its `application_name`: `slots-server migrations` for a host of this server, `psql` for a shell. */
+  application: string;
+  /** Its client's address; null for a local socket, or when the database account may not see it. */
+  client: string | null;
+}
+
+/** Told when the migration lock is held by another session: once before waiting, once after taking it. */
+export interface MigrationLockWait {
+  waiting(holder: MigrationLockHolder | null): void;
+  taken(waitedMs: number): void;
+}
+
+/** The backend holding the migration lock on this database (a bigint key: classid its high half, objid its low). */
+const LOCK_HOLDER_SQL = `
+  SELECT l.pid, COALESCE(a.application_name, '') AS application, host(a.client_addr) AS client
+  FROM pg_locks l LEFT JOIN pg_stat_activity a ON a.pid = l.pid
+  WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1
+    AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+    AND l.classid::bigint = ($1::bigint >> 32) AND l.objid::bigint = ($1::bigint & 4294967295)
+  LIMIT 1`;
+
+async function takeMigrationLock(client: Client, lockWait: MigrationLockWait | undefined): Promise<void> {
+  const tried = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [
+    MIGRATION_LOCK_KEY,
+  ]);
+  if (tried.rows[0]?.locked) return;
+  const holder = await client
+    .query<{ pid: number; application: string; client: string | null }>(LOCK_HOLDER_SQL, [MIGRATION_LOCK_KEY])
+    .then((result) => result.rows[0] ?? null);
+  lockWait?.waiting(holder && { pid: Number(holder.pid), application: holder.application, client: holder.client });
+  const started = Date.now();
+  await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+  lockWait?.taken(Date.now() - started);
+}
+
 /**
  * Brings a PostgreSQL database up to the last migration. The whole run holds a session-level advisory lock, so
  * instances starting together (on one host or many) wait for each other: the first applies the steps, the others
@@ -20,13 +58,18 @@ export const MIGRATION_LOCK_KEY = 0x5107_5d8a;
  * before anything changes.
  *
  * `client` is a connected client of its own, without the pool's statement and query timeouts: a step may take long,
- * and so may waiting for another instance's steps.
+ * and so may waiting for another instance's steps. `lockWait` hears of such a wait, before and after: a start that
+ * waited in silence (another host's long step, a frozen host, an operator's session holding the lock) looked hung.
  * @returns the versions applied by this call
  */
-export async function migratePostgres(client: Client, migrations: readonly Migration[]): Promise<number[]> {
+export async function migratePostgres(
+  client: Client,
+  migrations: readonly Migration[],
+  lockWait?: MigrationLockWait,
+): Promise<number[]> {
   assertOrdered(migrations);
   const known = migrations.at(-1)?.version ?? 0;
-  await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+  await takeMigrationLock(client, lockWait);
   try {
     // From the catalogue, not information_schema, which lists only the tables the account has rights on; an
     // extension's own (pg_stat_statements', PostGIS's spatial_ref_sys), installed with the database, are no one's.

@@ -1,6 +1,7 @@
 import type { Expression, Kysely, RawBuilder, SqlBool } from 'kysely';
 import type { SortKeyKind } from './record-page-query';
 import type { AppSchema } from './app-schema';
+import type { MigrationLockWait } from './postgres-migrate';
 
 /** Which database holds the server's data: the embedded SQLite file, or a PostgreSQL server shared by many hosts. */
 export type StorageKind = 'sqlite' | 'postgres';
@@ -41,9 +42,10 @@ export interface StorageEngine {
   noteRequestStart(): void;
   /**
    * Brings the schema up to date (SQLite: opening did it already). Resolves to the steps applied, by this call or by
-   * the opening, none when the schema was up to date (or another instance brought it up to date first).
+   * the opening, none when the schema was up to date (or another instance brought it up to date first). `lockWait`
+   * hears when another instance holds PostgreSQL's migration lock (SQLite: never).
    */
-  migrate(): Promise<readonly number[]>;
+  migrate(lockWait?: MigrationLockWait): Promise<readonly number[]>;
   /** Rejects when the database does not answer. */
   check(): Promise<void>;
   /**

@@ -3,10 +3,25 @@ import type { AppModule, Readiness } from '../app-module';
 import type { AppDatabase } from './app-database';
 import { DatabaseHealthWatch } from './database-health-watch';
 import { openStorage, type StorageSettings } from './open-storage';
+import type { MigrationLockHolder } from './postgres-migrate';
 import { PostgresOutageLog } from './postgres-outage-log';
 import { SqliteEngine } from './sqlite-engine';
 import type { StorageEngine } from './storage-engine';
 import { READINESS_CHECK_DEADLINE_MS, withinDeadline } from './within-deadline';
+
+/**
+ * What a PostgreSQL host says before waiting for the migration lock: the first host of a new release applying its
+ * steps holds it (then this one finds them applied), and so may a host that froze mid-migration or an operator's
+ * session. The start waits without a deadline; this line is what an operator watching a silent start reads.
+ */
+export function migrationLockWaitMessage(holder: MigrationLockHolder | null): string {
+  const from = holder?.client ? `, from ${holder.client}` : '';
+  const who = holder ? `PostgreSQL backend ${holder.pid} (application "${holder.application}"${from})` : 'a session';
+  return (
+    `waiting for the database migration lock, held by ${who}: the start goes on once it is let go ` +
+    '(a host applying the schema steps holds it until it has applied them)'
+  );
+}
 
 /**
  * The database every other module keeps its data in: first of the app's modules, so it is migrated before any
@@ -43,7 +58,11 @@ export class StorageModule implements AppModule {
    * applied are logged: an upgrade that changed the schema says so (its backup is the one taken before).
    */
   async load(): Promise<void> {
-    const applied = await this.engine.migrate();
+    const applied = await this.engine.migrate({
+      waiting: (holder) => this.logger.info({ lockHolder: holder }, migrationLockWaitMessage(holder)),
+      taken: (waitedMs) =>
+        this.logger.info({ waitedMs }, `database migration lock taken after ${(waitedMs / 1000).toFixed(1)} s`),
+    });
     if (this.engine.kind === 'postgres') {
       this.healthWatch = new DatabaseHealthWatch(() => this.engine.check(), this.outageLog);
       this.healthWatch.start();
