@@ -8,6 +8,14 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import {
+  daysFromNow,
+  makeAuthority,
+  makeSelfSignedCertificate,
+  makeServerCertificate,
+  openssl,
+  THIS_MACHINE,
+} from '../../testing/test-certificates';
 import { RELEASE_TOKEN_ENV } from './release';
 
 /**
@@ -26,89 +34,6 @@ const COMPANY_CA = 'Slots Test Company CA';
 let dir: string;
 let project: string;
 const file = (name: string) => path.join(dir, name);
-
-function openssl(args: string[]): string {
-  return execFileSync('openssl', args, { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-}
-
-const EC_KEY = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
-
-/** A certificate authority of its own: `<name>.pem` and `<name>.key`. */
-function makeAuthority(name: string, commonName: string): void {
-  openssl([
-    'req',
-    '-x509',
-    ...EC_KEY,
-    '-days',
-    '2',
-    '-subj',
-    `/CN=${commonName}`,
-    '-addext',
-    'basicConstraints=critical,CA:TRUE',
-    '-addext',
-    'keyUsage=critical,keyCertSign,cRLSign',
-    '-keyout',
-    `${name}.key`,
-    '-out',
-    `${name}.pem`,
-  ]);
-}
-
-/**
- * A server certificate `<name>.pem` (key `<name>.key`) issued by the authority `ca` for `altNames`, valid between
- * two instants (`openssl ca`, the one command that takes both), as YYYYMMDDHHMMSSZ.
- */
-function makeServerCertificate(name: string, altNames: string, notBefore: string, notAfter: string, ca = 'ca') {
-  openssl(['req', ...EC_KEY, '-subj', '/CN=product', '-keyout', `${name}.key`, '-out', `${name}.csr`]);
-  writeFileSync(file(`${name}.index`), '');
-  writeFileSync(file(`${name}.serial`), '01\n');
-  writeFileSync(
-    file(`${name}.cnf`),
-    [
-      '[ca]',
-      'default_ca = issuer',
-      '[issuer]',
-      `database = ${name}.index`,
-      'new_certs_dir = .',
-      `serial = ${name}.serial`,
-      'default_md = sha256',
-      'policy = any',
-      '[any]',
-      'commonName = supplied',
-      '[server]',
-      `subjectAltName = ${altNames}`,
-      'basicConstraints = CA:FALSE',
-      'extendedKeyUsage = serverAuth',
-      '',
-    ].join('\n'),
-  );
-  openssl([
-    'ca',
-    '-batch',
-    '-notext',
-    '-config',
-    `${name}.cnf`,
-    '-cert',
-    `${ca}.pem`,
-    '-keyfile',
-    `${ca}.key`,
-    '-in',
-    `${name}.csr`,
-    '-out',
-    `${name}.pem`,
-    '-startdate',
-    notBefore,
-    '-enddate',
-    notAfter,
-    '-extensions',
-    'server',
-  ]);
-}
-
-/** YYYYMMDDHHMMSSZ, `days` from now. */
-function daysFromNow(days: number): string {
-  return `${new Date(Date.now() + days * 86_400_000).toISOString().replace(/[-:T]/g, '').slice(0, 14)}Z`;
-}
 
 interface Product {
   server: Server;
@@ -145,22 +70,15 @@ const products: Record<'company' | 'companyChain' | 'selfSigned' | 'otherName' |
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'slots-kit-tls-'));
-  makeAuthority('ca', COMPANY_CA);
-  makeAuthority('other-ca', 'Some Other CA');
-  const here = 'DNS:localhost,IP:127.0.0.1';
-  makeServerCertificate('company', here, daysFromNow(-1), daysFromNow(2));
+  makeAuthority(dir, 'ca', COMPANY_CA);
+  makeAuthority(dir, 'other-ca', 'Some Other CA');
+  const here = THIS_MACHINE;
+  makeServerCertificate(dir, 'company', here, daysFromNow(-1), daysFromNow(2));
   writeFileSync(file('company-chain.pem'), readFileSync(file('company.pem'), 'utf8') + readFileSync(file('ca.pem')));
-  makeServerCertificate('other-name', 'DNS:admin.example.com', daysFromNow(-1), daysFromNow(2));
-  makeServerCertificate('expired', here, '20200101000000Z', '20200102000000Z');
-  makeServerCertificate('not-yet-valid', here, '20990101000000Z', '20990102000000Z');
-  openssl(
-    ['req', '-x509', ...EC_KEY, '-days', '2', '-subj', '/CN=localhost', '-addext', `subjectAltName=${here}`].concat([
-      '-keyout',
-      'self.key',
-      '-out',
-      'self.pem',
-    ]),
-  );
+  makeServerCertificate(dir, 'other-name', 'DNS:admin.example.com', daysFromNow(-1), daysFromNow(2));
+  makeServerCertificate(dir, 'expired', here, '20200101000000Z', '20200102000000Z');
+  makeServerCertificate(dir, 'not-yet-valid', here, '20990101000000Z', '20990102000000Z');
+  makeSelfSignedCertificate(dir, 'self', 'localhost', here);
   products.company = await startProduct('company.pem', 'company.key');
   products.companyChain = await startProduct('company-chain.pem', 'company.key');
   products.selfSigned = await startProduct('self.pem', 'self.key');
@@ -276,7 +194,7 @@ describe("slots-remote release to a product whose certificate a company's own au
 
 describe('slots-remote release to a product with a self-signed certificate', () => {
   it('gives its fingerprint to compare, and says to trust the certificate itself; then publishes', async () => {
-    const fingerprint = openssl(['x509', '-in', 'self.pem', '-noout', '-fingerprint', '-sha256'])
+    const fingerprint = openssl(dir, ['x509', '-in', 'self.pem', '-noout', '-fingerprint', '-sha256'])
       .trim()
       .replace(/^.*=/, '');
     const refused = await release(products.selfSigned);
