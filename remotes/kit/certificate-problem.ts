@@ -254,3 +254,106 @@ export function certificateProblemLines(
       ];
   }
 }
+
+const NEVER_TURN_OFF_FOR_ORIGIN =
+  'Never set NODE_TLS_REJECT_UNAUTHORIZED=0 instead: it turns the check off for the product as well, and the token ' +
+  'would go to whoever answers at its address.';
+
+/**
+ * The lines `slots-remote release` prints for a certificate it refused at the team's own origin, where `entry` is
+ * deployed, before anything is sent to `server`. The remedies are the team's (its origin, its NODE_EXTRA_CA_CERTS
+ * file, which may already hold the product's authority), not the product's operators'; the product's servers and the
+ * staff's browsers check the same certificate.
+ */
+export function originCertificateProblemLines(
+  entry: string,
+  server: string,
+  problem: CertificateProblem,
+  certificate: PresentedCertificate | null,
+  env: NodeJS.ProcessEnv,
+  now: Date = new Date(),
+): string[] {
+  const entryUrl = new URL(entry);
+  const origin = entryUrl.origin;
+  const notCompared = `The build deployed there could not be compared with remote.ts: nothing was sent to ${server}.`;
+  const othersRefuse = `Nothing was sent to ${server}: the product's servers and the staff's browsers refuse it too.`;
+  const given = env[EXTRA_CA_CERTS_ENV]?.trim() || undefined;
+  const oneFile =
+    'A file may hold several certificates, one after the other: the authority of the product too, when it needs one ' +
+    '(cat product-ca.pem origin-ca.pem > cas.pem).';
+  const unreadable = 'a file Node could not read is named in a warning above';
+  const alsoThere =
+    "The product's servers check the same certificate when you publish, and the staff's browsers when they load " +
+    "your components: the product's operators trust it there too.";
+  switch (problem.kind) {
+    case 'untrusted': {
+      const authority = certificate?.root ?? certificate?.issuer;
+      const named = authority === undefined ? 'an authority' : `"${authority}", an authority`;
+      const intermediate = MAYBE_MISSING_INTERMEDIATE.has(problem.code)
+        ? ' When that authority is a public one, your origin leaves out the intermediate certificate that leads to ' +
+          "it: add it to your origin's certificate file."
+        : '';
+      const remedy =
+        given === undefined
+          ? `Trust that authority for this command: ${trustHow('its certificate, a PEM file your IT or whoever serves your origin has,', '/path/to/company-ca.pem')} ${oneFile}`
+          : `${EXTRA_CA_CERTS_ENV} is set (${given}) but holds no certificate of ${authority === undefined ? 'that authority' : `"${authority}"`}: ` +
+            `add the certificate of the authority that issued your origin's to that file (${unreadable}). ${oneFile}`;
+      return [
+        `The certificate of your origin ${origin} is not trusted here (${problem.said}): it was issued by ${named} ` +
+          `Node.js does not know, most often a company's own. ${notCompared}`,
+        `${remedy} ${alsoThere}${intermediate} ${NEVER_TURN_OFF_FOR_ORIGIN}`,
+      ];
+    }
+    case 'self-signed': {
+      const which = certificate ? ` (subject "${certificate.subject}", SHA-256 ${certificate.fingerprint})` : '';
+      const remedy =
+        given === undefined
+          ? `When it is your origin's own certificate, trust it for this command: ${trustHow('that certificate, a PEM file,', '/path/to/origin-cert.pem')} ${oneFile}`
+          : `${EXTRA_CA_CERTS_ENV} is set (${given}) but does not hold this certificate: add your origin's own ` +
+            `certificate, whose fingerprint is above, to that file (${unreadable}). ${oneFile}`;
+      return [
+        `The certificate of your origin ${origin} is not trusted here (${problem.said}): it signs itself${which}, no ` +
+          `authority Node.js knows vouches for it. ${notCompared}`,
+        `${remedy} ${alsoThere} A certificate of your company's authority, or of a public one, spares them that. ` +
+          NEVER_TURN_OFF_FOR_ORIGIN,
+      ];
+    }
+    case 'wrong-name': {
+      const names = problem.names ?? certificate?.names ?? [];
+      const hostName = names.find((name) => !name.includes('*') && net.isIP(name) === 0);
+      const example =
+        hostName === undefined
+          ? ''
+          : `, e.g. ${entryUrl.protocol}//${hostName}${entryUrl.port ? `:${entryUrl.port}` : ''}${entryUrl.pathname}`;
+      return [
+        `The certificate of your origin ${origin} is not for "${entryUrl.hostname}": it names ` +
+          `${names.length > 0 ? names.join(', ') : 'no host'}. ${othersRefuse}`,
+        `Give --entry or SLOTS_RELEASE_ENTRY with a name the certificate holds${example}, or serve your origin with a ` +
+          `certificate that names "${entryUrl.hostname}". ${NEVER_TURN_OFF_FOR_ORIGIN}`,
+      ];
+    }
+    case 'expired': {
+      const when =
+        certificate !== null && certificate.validTo < now
+          ? `expired on ${utc(certificate.validTo)}`
+          : 'expired (one of the chain your origin sends)';
+      return [
+        `The certificate of your origin ${origin} ${when}; this machine's clock says ${utc(now)}. ${othersRefuse}`,
+        'Renew it (whoever serves your origin does: your team, your CDN or host), then publish again. Trusting its ' +
+          `authority (${EXTRA_CA_CERTS_ENV}) does not help.`,
+      ];
+    }
+    case 'not-yet-valid':
+      return [
+        `The certificate of your origin ${origin} is not valid yet` +
+          `${certificate ? ` (from ${utc(certificate.validFrom)})` : ''}; this machine's clock says ${utc(now)}. ` +
+          `Nothing was sent to ${server}.`,
+        "Set this machine's clock right when it is behind; else replace the certificate on your origin.",
+      ];
+    case 'refused':
+      return [
+        `The certificate of your origin ${origin} was refused (${problem.said}). ${othersRefuse}`,
+        `Replace it on your origin (whoever serves your origin does), then publish again. ${NEVER_TURN_OFF_FOR_ORIGIN}`,
+      ];
+  }
+}

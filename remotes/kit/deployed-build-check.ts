@@ -5,9 +5,18 @@
  * the component, whose every placement is refused later. An entry that is the kit's development server (`npm run dev`)
  * is no build at all: its files change at every save and go when it stops, and a product running in production does
  * not tell it from an origin (it passes no rebuild announcement on, so it cannot see one), so it would take it as a
- * release. Only the team's origin is asked, without the token.
+ * release. Only the team's origin is asked, without the token. An origin whose TLS certificate Node refuses (an
+ * authority it does not know, a name it does not hold, expired) is said so here, with the remedy: the build there
+ * cannot be compared, and the product's servers and the staff's browsers check the same certificate.
  */
 import { REMOTE_DESCRIPTOR_FILE } from '../../shared';
+import {
+  certificateProblemOf,
+  originCertificateProblemLines,
+  readPresentedCertificate,
+  type CertificateProblem,
+  type PresentedCertificate,
+} from './certificate-problem';
 
 /** As long as the server waits for the same file when it is published (the descriptor's timeout). */
 const DEPLOYED_DESCRIPTOR_TIMEOUT_MS = 3_000;
@@ -22,15 +31,26 @@ export interface UndeployedComponents {
   deployed: string[];
 }
 
-/** Why the build at the entry must not be published: a development server, or a build lacking components. */
+/**
+ * Why the build at the entry must not be published: a development server, a build lacking components, or an origin
+ * whose certificate Node refused (`certificate`: what it presented, when it could be read).
+ */
 export type DeployedBuildProblem =
   | { kind: 'development-server'; url: string }
-  | ({ kind: 'undeployed-components' } & UndeployedComponents);
+  | ({ kind: 'undeployed-components' } & UndeployedComponents)
+  | {
+      kind: 'origin-certificate';
+      url: string;
+      entry: string;
+      problem: CertificateProblem;
+      certificate: PresentedCertificate | null;
+    };
 
 /**
  * What is wrong with the build at `entry`, from its `slots-remote.json` beside the manifest: the kit's development
- * server (its descriptor announces rebuilds: `devEvents`), or components `declared` it does not provide; null when
- * neither, or when it cannot be read from here (then the server, which reads the same file, says what is wrong).
+ * server (its descriptor announces rebuilds: `devEvents`), components `declared` it does not provide, or a TLS
+ * certificate of the origin Node refuses; null when none of these, or when it cannot be read from here for another
+ * reason (then the server, which reads the same file, says what is wrong).
  */
 export async function deployedBuildProblem(
   entry: string,
@@ -47,8 +67,11 @@ export async function deployedBuildProblem(
       return null;
     }
     body = await response.json();
-  } catch {
-    return null;
+  } catch (error) {
+    const problem = certificateProblemOf(error);
+    if (problem === null) return null;
+    const certificate = await readPresentedCertificate(url, timeoutMs);
+    return { kind: 'origin-certificate', url, entry, problem, certificate };
   }
   const descriptor = (body ?? {}) as { components?: unknown; devEvents?: unknown };
   if (descriptor.devEvents !== undefined) return { kind: 'development-server', url };
@@ -59,8 +82,18 @@ export async function deployedBuildProblem(
   return missing.length === 0 ? null : { kind: 'undeployed-components', url, missing, deployed };
 }
 
-/** The refusal of a release whose entry is a development server, or whose deployed build lacks components. */
-export function deployedBuildProblemMessage(problem: DeployedBuildProblem, server: string): string[] {
+/**
+ * The refusal of a release whose entry is a development server, whose deployed build lacks components, or whose
+ * origin's certificate Node refused (`env`: whether NODE_EXTRA_CA_CERTS is given already).
+ */
+export function deployedBuildProblemMessage(
+  problem: DeployedBuildProblem,
+  server: string,
+  env: NodeJS.ProcessEnv = process.env,
+): string[] {
+  if (problem.kind === 'origin-certificate') {
+    return originCertificateProblemLines(problem.entry, server, problem.problem, problem.certificate, env);
+  }
   if (problem.kind === 'development-server') {
     const folder = new URL('.', problem.url).href;
     return [
