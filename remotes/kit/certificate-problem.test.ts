@@ -182,9 +182,11 @@ describe("slots-remote release to a product whose certificate a company's own au
     const result = await release(products.company, 'other-ca.pem');
     expect(result.code).toBe(1);
     expect(result.stderr.split('\n')[1]).toBe(
-      `NODE_EXTRA_CA_CERTS is set (${file('other-ca.pem')}) but holds no certificate of "${COMPANY_CA}": give the ` +
-        "file of the certificate of the authority that issued the product's, not the product's own (a file Node " +
-        'could not read is named in a warning above). When that authority is a public one, the server leaves out ' +
+      `NODE_EXTRA_CA_CERTS is set (${file('other-ca.pem')}) but holds no certificate of "${COMPANY_CA}": add the ` +
+        "certificate of the authority that issued the product's to that file, not the product's own (a file Node " +
+        'could not read is named in a warning above). A file may hold several certificates, one after the other: ' +
+        "your origin's authority too, when it needs one (cat company-ca.pem origin-ca.pem > cas.pem). When that " +
+        'authority is a public one, the server leaves out ' +
         "the intermediate certificate that leads to it: the product's operators add it to the server's " +
         `certificate file. ${NEVER_TURN_OFF}`,
     );
@@ -209,6 +211,16 @@ describe('slots-remote release to a product with a self-signed certificate', () 
         `release -- … (in CI, a variable of the job). ${NEVER_TURN_OFF}`,
       '',
     ]);
+    expect(products.selfSigned.received).toEqual([]);
+
+    // Another certificate given: the product's is to be added to that file, which may hold the origin's already.
+    const otherGiven = await release(products.selfSigned, 'ca.pem');
+    expect(otherGiven.stderr.split('\n')[1]).toBe(
+      `NODE_EXTRA_CA_CERTS is set (${file('ca.pem')}) but does not hold this certificate: add the product's own ` +
+        'certificate, whose fingerprint is above, to that file (a file Node could not read is named in a warning ' +
+        "above). A file may hold several certificates, one after the other: your origin's certificate too, when it " +
+        `needs one (cat company-ca.pem origin-ca.pem > cas.pem). ${NEVER_TURN_OFF}`,
+    );
     expect(products.selfSigned.received).toEqual([]);
 
     const published = await release(products.selfSigned, 'self.pem');

@@ -169,6 +169,17 @@ function trustHow(what: string, example: string): string {
 }
 
 /**
+ * NODE_EXTRA_CA_CERTS is one file for the whole command, which reads the team's origin (the deployed build's check)
+ * and then the product: replacing the file to trust one would drop the other, so the messages say to add to it.
+ */
+function severalInOneFile(other: string): string {
+  return (
+    `A file may hold several certificates, one after the other: ${other} too, when it needs one ` +
+    '(cat company-ca.pem origin-ca.pem > cas.pem).'
+  );
+}
+
+/**
  * The lines `slots-remote release` prints for a certificate it refused at `server`. `certificate` is what the
  * server presented, when it could be read; `env` says whether the team gave Node a certificate already.
  */
@@ -194,7 +205,8 @@ export function certificateProblemLines(
         given === undefined
           ? `Trust that authority for this command: ${trustHow("its certificate, a PEM file your IT or the product's operators have,", '/path/to/company-ca.pem')}`
           : `${EXTRA_CA_CERTS_ENV} is set (${given}) but holds no certificate of ${authority === undefined ? 'that authority' : `"${authority}"`}: ` +
-            `give the file of the certificate of the authority that issued the product's, not the product's own (${unreadable}).`;
+            `add the certificate of the authority that issued the product's to that file, not the product's own (${unreadable}). ` +
+            severalInOneFile("your origin's authority");
       return [
         `The certificate of ${server} is not trusted here (${problem.said}): it was issued by ${named} Node.js ` +
           `does not know, most often a company's own. ${nothingSent}`,
@@ -207,8 +219,8 @@ export function certificateProblemLines(
         given === undefined
           ? "When it is the product's own certificate (ask its operators for the file, or compare its fingerprint " +
             `with theirs), trust it for this command: ${trustHow('that certificate, a PEM file,', '/path/to/product-cert.pem')}`
-          : `${EXTRA_CA_CERTS_ENV} is set (${given}) but does not hold this certificate: give the file of the ` +
-            `product's own certificate, whose fingerprint is above (${unreadable}).`;
+          : `${EXTRA_CA_CERTS_ENV} is set (${given}) but does not hold this certificate: add the product's own ` +
+            `certificate, whose fingerprint is above, to that file (${unreadable}). ${severalInOneFile("your origin's certificate")}`;
       return [
         `The certificate of ${server} is not trusted here (${problem.said}): it signs itself${which}, no authority ` +
           `Node.js knows vouches for it. ${nothingSent}`,
@@ -278,9 +290,7 @@ export function originCertificateProblemLines(
   const notCompared = `The build deployed there could not be compared with remote.ts: nothing was sent to ${server}.`;
   const othersRefuse = `Nothing was sent to ${server}: the product's servers and the staff's browsers refuse it too.`;
   const given = env[EXTRA_CA_CERTS_ENV]?.trim() || undefined;
-  const oneFile =
-    'A file may hold several certificates, one after the other: the authority of the product too, when it needs one ' +
-    '(cat product-ca.pem origin-ca.pem > cas.pem).';
+  const oneFile = severalInOneFile("the product's authority");
   const unreadable = 'a file Node could not read is named in a warning above';
   const alsoThere =
     "The product's servers check the same certificate when you publish, and the staff's browsers when they load " +

@@ -39,8 +39,8 @@ const ALSO_THERE =
   "The product's servers check the same certificate when you publish, and the staff's browsers when they load " +
   "your components: the product's operators trust it there too.";
 const ONE_FILE =
-  'A file may hold several certificates, one after the other: the authority of the product too, when it needs one ' +
-  '(cat product-ca.pem origin-ca.pem > cas.pem).';
+  "A file may hold several certificates, one after the other: the product's authority too, when it needs one " +
+  '(cat company-ca.pem origin-ca.pem > cas.pem).';
 
 let dir: TempDir;
 const file = (name: string) => path.join(dir.path, name);
