@@ -454,6 +454,36 @@ for (const engineUnderTest of ENGINES) {
       ]);
     });
 
+    it('gives a record saved by another host while its batch is indexed the words of what that host saved', async () => {
+      const saved = await records.insert('acme', 'articles', { title: 'Draft heading', label: 'D' });
+      await sql`DELETE FROM record_words`.execute(engine.db);
+      // Another host (an older release during a rollout) saves the record once the backfill has read its batch, as
+      // the backfill begins the transaction writing the batch's words.
+      let raced = false;
+      const db = new Proxy(engine.db, {
+        get(target, property) {
+          if (property === 'transaction' && !raced) {
+            raced = true;
+            return () => ({
+              execute: async (work: Parameters<ReturnType<typeof target.transaction>['execute']>[0]) => {
+                await records.replace('acme', 'articles', saved.id, { title: 'Final heading', label: 'D' });
+                return target.transaction().execute(work);
+              },
+            });
+          }
+          const value: unknown = Reflect.get(target, property);
+          return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+        },
+      });
+      const racing = Object.create(engine, { db: { value: db } }) as StorageEngine;
+      expect(await new StoredRecordSource(racing).indexWords()).toBe(1);
+      expect(raced).toBe(true);
+      expect(await idsOf({ sort: { column: 'id' }, descending: false, limit: 5, words: ['final'] })).toEqual([
+        saved.id,
+      ]);
+      expect(await idsOf({ sort: { column: 'id' }, descending: false, limit: 5, words: ['draft'] })).toEqual([]);
+    });
+
     it('leaves the word index compact after a start-up backfill of several batches', async () => {
       // Three batches of the backfill (500 records each): three transactions' worth of words.
       for (let index = 0; index < 1_001; index++) {

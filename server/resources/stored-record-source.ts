@@ -304,9 +304,10 @@ export class StoredRecordSource implements RecordSource {
     const stale = recordedVersion < WORDS_VERSION;
     let indexed = 0;
     for (let after = 0; ; ) {
+      // The batch's ids only: its data is read in the transaction that writes its words (below).
       const rows = await this.engine.db
         .selectFrom('records')
-        .select(['id', 'tenant_id', 'resource', 'data'])
+        .select('id')
         .where('id', '>', after)
         .$if(!stale, (query) =>
           query.where(sql<boolean>`NOT EXISTS (SELECT 1 FROM record_words WHERE ${this.words.recordId} = records.id)`),
@@ -322,11 +323,29 @@ export class StoredRecordSource implements RecordSource {
             : { records: await this.countRecords(true), wordsVersion: null },
         );
       }
-      const batch = rows.map((row) => ({
-        id: row.id,
-        words: recordWords(row.tenant_id, row.resource, JSON.parse(row.data) as JsonObject),
-      }));
-      await this.engine.db.transaction().execute((trx) => this.words.writeMany(trx, batch));
+      if (rows.length === 0) break;
+      // Read where the words are written, the rows locked on PostgreSQL: a record another host saves meanwhile (an
+      // older release's during a rollout, whose re-index this is) keeps the words of what it saved. Read before, its
+      // words were of its previous data, replacing its own, and a search missed it until it was saved again.
+      await this.engine.db.transaction().execute(async (trx) => {
+        const current = await trx
+          .selectFrom('records')
+          .select(['id', 'tenant_id', 'resource', 'data'])
+          .where(
+            'id',
+            'in',
+            rows.map((row) => row.id),
+          )
+          // Locked in id order, as another host's re-index locks them: two never wait on each other's rows.
+          .orderBy('id')
+          .$if(this.engine.kind === 'postgres', (query) => query.forUpdate())
+          .execute();
+        const batch = current.map((row) => ({
+          id: row.id,
+          words: recordWords(row.tenant_id, row.resource, JSON.parse(row.data) as JsonObject),
+        }));
+        await this.words.writeMany(trx, batch);
+      });
       indexed += rows.length;
       const last = rows.at(-1);
       if (!last || rows.length < WORDS_BACKFILL_BATCH) break;
