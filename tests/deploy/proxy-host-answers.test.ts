@@ -1,0 +1,241 @@
+/**
+ * What the two nginx configurations (deploy/compose/nginx.conf, deploy/nginx.example.conf) make of answers no healthy
+ * host gives, each sent by a stand-in host of this test (a few lines of node:http, so the test says what it answers):
+ * an answer carrying X-Accel-* headers, which must not steer nginx (X-Accel-Redirect had it serve another path in
+ * place of the answer).
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { describeWithCommand } from '../../testing/describe-with-command';
+import { startContainer, type Container } from '../../testing/containers/container';
+import { ensureStandinProxyImage } from '../../testing/containers/standin-proxy';
+import { getFreePort } from '../../testing/system/free-port';
+import { REPO_ROOT } from '../../testing/system/repo-root';
+import { makeTempDir, type TempDir } from '../../testing/temp-dir';
+
+const describeWithPodman = describeWithCommand('podman', ['--version'], 'podman runc debootstrap');
+
+/** The machine as a container sees it (podman writes the name into every container's /etc/hosts). */
+const HOST_FROM_CONTAINER = 'host.containers.internal';
+
+interface Answer {
+  status: number;
+  /** Every header line as received, names lower-cased. */
+  lines: [string, string][];
+  body: string;
+}
+
+function request(port: number, requestPath: string, method = 'GET', body?: string): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = https.request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: requestPath,
+        method,
+        headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+        rejectUnauthorized: false,
+        agent: false,
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => {
+          const lines: [string, string][] = [];
+          for (let i = 0; i < res.rawHeaders.length; i += 2)
+            lines.push([res.rawHeaders[i]!.toLowerCase(), res.rawHeaders[i + 1]!]);
+          resolve({ status: res.statusCode ?? 0, lines, body: text });
+        });
+      },
+    );
+    req.once('error', reject);
+    req.setTimeout(20_000, () => req.destroy(new Error(`No answer to ${method} ${requestPath} within 20 s.`)));
+    req.end(body);
+  });
+}
+
+const header = (answer: Answer, name: string): string | undefined => answer.lines.find(([line]) => line === name)?.[1];
+
+/** A stand-in host: what it answers is said below, each request it read counted as `METHOD path`. */
+interface StandinHost {
+  readonly upstream: string;
+  readonly seen: string[];
+  close(): Promise<void>;
+}
+
+/** `GET /accel`: the host's own 200 with every X-Accel-* header nginx reads. Anything else: 200. */
+async function startStandinHost(): Promise<StandinHost> {
+  const seen: string[] = [];
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      seen.push(`${req.method} ${req.url}`);
+      if (req.url === '/accel') {
+        res.writeHead(200, {
+          'Content-Type': 'text/plain',
+          'X-Accel-Redirect': '/accel-target',
+          'X-Accel-Charset': 'koi8-r',
+          'X-Accel-Buffering': 'no',
+          'X-Accel-Expires': '3600',
+          'X-Accel-Limit-Rate': '1024',
+        });
+        res.end("the host's own answer");
+      } else {
+        res.writeHead(200, { 'Content-Type': 'text/plain' });
+        res.end('ok');
+      }
+    });
+  });
+  // Longer than the proxies' keepalive_timeout, as the hosts are started (KEEP_ALIVE_TIMEOUT_MS).
+  server.keepAliveTimeout = 65_000;
+  // On every interface: the proxies reach it from podman's network. Port 0: the system picks a free one.
+  await new Promise<void>((resolve) => server.listen(0, '0.0.0.0', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    upstream: `${HOST_FROM_CONTAINER}:${port}`,
+    seen,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+describeWithPodman('the nginx configurations with hosts that answer oddly or not at all', () => {
+  let files: TempDir;
+  const proxies: Container[] = [];
+  let hostA: StandinHost;
+  let hostB: StandinHost;
+  /**
+   * Each configuration in front of hosts A and B with a third where nothing listens (the compose proxy's upstream with
+   * it as the `backup` a draining host is there; the example's a third `server` line).
+   */
+  const ports = { composeClosed: 0, exampleClosed: 0 };
+
+  beforeAll(async () => {
+    files = makeTempDir('slots-proxy-host-answers-');
+    [hostA, hostB] = await Promise.all([startStandinHost(), startStandinHost()]);
+    const closed = `${HOST_FROM_CONTAINER}:${await getFreePort('0.0.0.0')}`;
+    const image = await ensureStandinProxyImage();
+    const tls = path.join(files.path, 'tls');
+    fs.mkdirSync(tls);
+    execFileSync(
+      'openssl',
+      [
+        ...['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', '/CN=admin.example.com'],
+        ...['-keyout', path.join(tls, 'tls.key'), '-out', path.join(tls, 'tls.crt')],
+      ],
+      { stdio: 'ignore' },
+    );
+    fs.chmodSync(path.join(tls, 'tls.key'), 0o644);
+    // The compose proxy as proxy-start.sh leaves it: the upstream (ready hosts, then backups) in /run/slots-proxy.
+    const composeConf = fs.readFileSync(path.join(REPO_ROOT, 'deploy', 'compose', 'nginx.conf'), 'utf8');
+    const startCompose = async (namePrefix: string, servers: string): Promise<number> => {
+      const run = path.join(files.path, namePrefix);
+      fs.mkdirSync(run);
+      fs.writeFileSync(path.join(run, 'nginx.conf'), composeConf);
+      fs.writeFileSync(path.join(run, 'servers.conf'), servers);
+      fs.writeFileSync(path.join(run, 'https-redirect.conf'), 'return 301 https://$host$request_uri;\n');
+      const proxy = await startContainer({
+        image,
+        namePrefix,
+        publish: [443],
+        volumes: [
+          `${path.join(run, 'nginx.conf')}:/etc/nginx/conf.d/default.conf:ro`,
+          `${tls}:/etc/slots-tls:ro`,
+          `${run}:/run/slots-proxy:ro`,
+        ],
+      });
+      proxies.push(proxy);
+      return proxy.hostPort(443);
+    };
+
+    // The example with this test's servers and certificate (as proxy-edge.test.ts adapts it).
+    const exampleConf = fs
+      .readFileSync(path.join(REPO_ROOT, 'deploy', 'nginx.example.conf'), 'utf8')
+      .replace(/ssl_certificate\s+\S+;/, 'ssl_certificate /etc/slots-tls/tls.crt;')
+      .replace(/ssl_certificate_key\s+\S+;/, 'ssl_certificate_key /etc/slots-tls/tls.key;')
+      .replace(/listen 443 ssl;\s*http2 on;/, 'listen 443 ssl http2;');
+    const startExample = async (namePrefix: string, servers: string[]): Promise<number> => {
+      const conf = exampleConf
+        .replace(/server 127\.0\.0\.1:3001/, servers.map((server) => `server ${server}`).join('; '))
+        .replace(/\n\s*server 127\.0\.0\.1:3002[^;]*;/, '');
+      expect(conf).not.toMatch(/127\.0\.0\.1:300|admin\.example\.com\.(pem|key)/);
+      const file = path.join(files.path, `${namePrefix}.conf`);
+      fs.writeFileSync(file, conf);
+      const proxy = await startContainer({
+        image,
+        namePrefix,
+        publish: [443],
+        volumes: [`${file}:/etc/nginx/conf.d/default.conf:ro`, `${tls}:/etc/slots-tls:ro`],
+      });
+      proxies.push(proxy);
+      return proxy.hostPort(443);
+    };
+
+    ports.composeClosed = await startCompose(
+      'slots-proxy-answers-compose-closed',
+      `server ${hostA.upstream};\nserver ${hostB.upstream};\nserver ${closed} backup;\n`,
+    );
+    ports.exampleClosed = await startExample('slots-proxy-answers-example-closed', [
+      hostA.upstream,
+      hostB.upstream,
+      closed,
+    ]);
+
+    await Promise.all(
+      Object.values(ports).map(async (port) => {
+        const until = Date.now() + 60_000;
+        for (;;) {
+          try {
+            if ((await request(port, '/ready-probe')).status === 200) return;
+          } catch {
+            // Not listening yet.
+          }
+          if (Date.now() > until) {
+            const logs = await Promise.all(proxies.map((proxy) => proxy.logs()));
+            throw new Error(`A proxy passed nothing on within 60 s.\n${logs.join('\n')}`);
+          }
+          await new Promise((resolve) => setTimeout(resolve, 250));
+        }
+      }),
+    );
+  }, 600_000);
+
+  afterAll(async () => {
+    await Promise.all(proxies.map((proxy) => proxy.remove()));
+    await Promise.all([hostA, hostB].map((host) => host?.close()));
+    files?.remove();
+  });
+
+  beforeEach(() => {
+    for (const host of [hostA, hostB]) host.seen.length = 0;
+  });
+
+  const closedProxies = (): [string, number][] => [
+    ['compose/nginx.conf', ports.composeClosed],
+    ['nginx.example.conf', ports.exampleClosed],
+  ];
+
+  it("passes a host's answer as it is, whatever X-Accel-* headers it carries, and none of them on", async () => {
+    for (const [conf, port] of closedProxies()) {
+      const answer = await request(port, '/accel');
+      // Obeyed, X-Accel-Redirect made nginx answer with its own GET of /accel-target instead, and X-Accel-Charset
+      // added `; charset=koi8-r` to the Content-Type.
+      expect([conf, answer.status, answer.body, header(answer, 'content-type')]).toEqual([
+        conf,
+        200,
+        "the host's own answer",
+        'text/plain',
+      ]);
+      expect([conf, answer.lines.filter(([name]) => name.startsWith('x-accel-'))]).toEqual([conf, []]);
+    }
+    expect([...hostA.seen, ...hostB.seen].filter((line) => line.includes('/accel-target'))).toEqual([]);
+  }, 60_000);
+});
