@@ -2,7 +2,8 @@
  * What the two nginx configurations (deploy/compose/nginx.conf, deploy/nginx.example.conf) make of answers no healthy
  * host gives, each sent by a stand-in host of this test (a few lines of node:http, so the test says what it answers):
  * an answer carrying X-Accel-* headers, which must not steer nginx (X-Accel-Redirect had it serve another path in
- * place of the answer).
+ * place of the answer); and a host that drops the connection after reading a request, where a POST is not sent again
+ * and its 502 does not say "try again" (the host may have done it).
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -10,6 +11,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { ERROR_MESSAGES } from '../../shared';
 import { describeWithCommand } from '../../testing/describe-with-command';
 import { startContainer, type Container } from '../../testing/containers/container';
 import { ensureStandinProxyImage } from '../../testing/containers/standin-proxy';
@@ -21,6 +23,8 @@ const describeWithPodman = describeWithCommand('podman', ['--version'], 'podman 
 
 /** The machine as a container sees it (podman writes the name into every container's /etc/hosts). */
 const HOST_FROM_CONTAINER = 'host.containers.internal';
+
+const UNAVAILABLE = { error: { code: 'unavailable', message: ERROR_MESSAGES.unavailable } };
 
 interface Answer {
   status: number;
@@ -68,14 +72,19 @@ interface StandinHost {
   close(): Promise<void>;
 }
 
-/** `GET /accel`: the host's own 200 with every X-Accel-* header nginx reads. Anything else: 200. */
+/**
+ * `GET /accel`: the host's own 200 with every X-Accel-* header nginx reads. `/drop` (any method): the body read,
+ * then the connection closed with no answer (a host that crashes or is killed mid-request). Anything else: 200.
+ */
 async function startStandinHost(): Promise<StandinHost> {
   const seen: string[] = [];
   const server = http.createServer((req, res) => {
     req.resume();
     req.on('end', () => {
       seen.push(`${req.method} ${req.url}`);
-      if (req.url === '/accel') {
+      if (req.url === '/drop') {
+        req.socket.destroy();
+      } else if (req.url === '/accel') {
         res.writeHead(200, {
           'Content-Type': 'text/plain',
           'X-Accel-Redirect': '/accel-target',
@@ -237,5 +246,22 @@ describeWithPodman('the nginx configurations with hosts that answer oddly or not
       expect([conf, answer.lines.filter(([name]) => name.startsWith('x-accel-'))]).toEqual([conf, []]);
     }
     expect([...hostA.seen, ...hostB.seen].filter((line) => line.includes('/accel-target'))).toEqual([]);
+  }, 60_000);
+
+  // Last: the drops count as failures of hosts A and B (max_fails), which nginx then leaves out for a few seconds.
+  it('sends a POST a host dropped mid-request to no other host, and does not answer "try again" for it', async () => {
+    for (const [conf, port] of closedProxies()) {
+      for (const host of [hostA, hostB]) host.seen.length = 0;
+      const post = await request(port, '/drop', 'POST', '{"amount":1}');
+      const posts = [...hostA.seen, ...hostB.seen].filter((line) => line === 'POST /drop');
+      // The host read it and may have done it: nginx's own 502 (its page, with the edge's headers), as for a 504.
+      // It was the 503 `unavailable` ("Try again shortly") that a host unreachable gets: a client that tried again did it twice.
+      expect([conf, post.status, posts.length, post.body.includes('"unavailable"')]).toEqual([conf, 502, 1, false]);
+      expect([conf, header(post, 'cache-control')]).toEqual([conf, 'no-store']);
+
+      // A GET is safe to ask again (nginx asks another host), and with every host dropping it, "try again" it is.
+      const get = await request(port, '/drop');
+      expect([conf, get.status, JSON.parse(get.body)]).toEqual([conf, 503, UNAVAILABLE]);
+    }
   }, 60_000);
 });
