@@ -357,6 +357,8 @@ describeWithPodman('the nginx configurations in front of the server', () => {
         ['GET', '/'],
         ['GET', '/api/me'],
         ['POST', '/login'],
+        // A build file, whose location answers a 404 of the hosts' in place of a refusal: none answered here.
+        ['GET', '/assets/main.0a1b2c3d4e.js'],
       ] as const) {
         const began = Date.now();
         const answer = await request(port, answerPath, {

@@ -2,8 +2,10 @@
  * What the two nginx configurations (deploy/compose/nginx.conf, deploy/nginx.example.conf) make of answers no healthy
  * host gives, each sent by a stand-in host of this test (a few lines of node:http, so the test says what it answers):
  * an answer carrying X-Accel-* headers, which must not steer nginx (X-Accel-Redirect had it serve another path in
- * place of the answer); and a host that drops the connection after reading a request, where a POST is not sent again
- * and its 502 does not say "try again" (the host may have done it).
+ * place of the answer); a host that drops the connection after reading a request, where a POST is not sent again and
+ * its 502 does not say "try again" (the host may have done it); and a build file that the hosts which answered lack
+ * while another host is closed or silent (the last host of an old release just gone), which answers their 404, not
+ * a 503 or 504 that tells the page the service is down.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -23,6 +25,9 @@ const describeWithPodman = describeWithCommand('podman', ['--version'], 'podman 
 
 /** The machine as a container sees it (podman writes the name into every container's /etc/hosts). */
 const HOST_FROM_CONTAINER = 'host.containers.internal';
+
+/** The test's copies wait this long for a silent host (30 s in the files), so a timeout costs seconds. */
+const READ_TIMEOUT = '2s';
 
 const UNAVAILABLE = { error: { code: 'unavailable', message: ERROR_MESSAGES.unavailable } };
 
@@ -74,9 +79,10 @@ interface StandinHost {
 
 /**
  * `GET /accel`: the host's own 200 with every X-Accel-* header nginx reads. `/drop` (any method): the body read,
- * then the connection closed with no answer (a host that crashes or is killed mid-request). Anything else: 200.
+ * then the connection closed with no answer (a host that crashes or is killed mid-request). `/assets/…`: 404, the
+ * server's JSON error, unless `silentOnAssets`: then no answer at all (a host gone quiet). Anything else: 200.
  */
-async function startStandinHost(): Promise<StandinHost> {
+async function startStandinHost(silentOnAssets = false): Promise<StandinHost> {
   const seen: string[] = [];
   const server = http.createServer((req, res) => {
     req.resume();
@@ -94,6 +100,10 @@ async function startStandinHost(): Promise<StandinHost> {
           'X-Accel-Limit-Rate': '1024',
         });
         res.end("the host's own answer");
+      } else if (req.url?.startsWith('/assets/')) {
+        if (silentOnAssets) return;
+        res.writeHead(404, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify({ error: { code: 'not_found', message: ERROR_MESSAGES.notFound } }));
       } else {
         res.writeHead(200, { 'Content-Type': 'text/plain' });
         res.end('ok');
@@ -121,15 +131,17 @@ describeWithPodman('the nginx configurations with hosts that answer oddly or not
   const proxies: Container[] = [];
   let hostA: StandinHost;
   let hostB: StandinHost;
+  let silent: StandinHost;
   /**
-   * Each configuration in front of hosts A and B with a third where nothing listens (the compose proxy's upstream with
-   * it as the `backup` a draining host is there; the example's a third `server` line).
+   * Each configuration twice: in front of hosts A and B with a third where nothing listens (the compose proxy's
+   * upstream with it as the `backup` a draining host is there; the example's a third `server` line), and in front of
+   * host A with a silent one (compose: its backup).
    */
-  const ports = { composeClosed: 0, exampleClosed: 0 };
+  const ports = { composeClosed: 0, exampleClosed: 0, composeSilent: 0, exampleSilent: 0 };
 
   beforeAll(async () => {
     files = makeTempDir('slots-proxy-host-answers-');
-    [hostA, hostB] = await Promise.all([startStandinHost(), startStandinHost()]);
+    [hostA, hostB, silent] = await Promise.all([startStandinHost(), startStandinHost(), startStandinHost(true)]);
     const closed = `${HOST_FROM_CONTAINER}:${await getFreePort('0.0.0.0')}`;
     const image = await ensureStandinProxyImage();
     const tls = path.join(files.path, 'tls');
@@ -143,8 +155,14 @@ describeWithPodman('the nginx configurations with hosts that answer oddly or not
       { stdio: 'ignore' },
     );
     fs.chmodSync(path.join(tls, 'tls.key'), 0o644);
+    const shortTimeout = (conf: string): string => {
+      const changed = conf.replace(/proxy_read_timeout 30s;/, `proxy_read_timeout ${READ_TIMEOUT};`);
+      expect(changed).toContain(`proxy_read_timeout ${READ_TIMEOUT};`);
+      return changed;
+    };
+
     // The compose proxy as proxy-start.sh leaves it: the upstream (ready hosts, then backups) in /run/slots-proxy.
-    const composeConf = fs.readFileSync(path.join(REPO_ROOT, 'deploy', 'compose', 'nginx.conf'), 'utf8');
+    const composeConf = shortTimeout(fs.readFileSync(path.join(REPO_ROOT, 'deploy', 'compose', 'nginx.conf'), 'utf8'));
     const startCompose = async (namePrefix: string, servers: string): Promise<number> => {
       const run = path.join(files.path, namePrefix);
       fs.mkdirSync(run);
@@ -166,11 +184,13 @@ describeWithPodman('the nginx configurations with hosts that answer oddly or not
     };
 
     // The example with this test's servers and certificate (as proxy-edge.test.ts adapts it).
-    const exampleConf = fs
-      .readFileSync(path.join(REPO_ROOT, 'deploy', 'nginx.example.conf'), 'utf8')
-      .replace(/ssl_certificate\s+\S+;/, 'ssl_certificate /etc/slots-tls/tls.crt;')
-      .replace(/ssl_certificate_key\s+\S+;/, 'ssl_certificate_key /etc/slots-tls/tls.key;')
-      .replace(/listen 443 ssl;\s*http2 on;/, 'listen 443 ssl http2;');
+    const exampleConf = shortTimeout(
+      fs
+        .readFileSync(path.join(REPO_ROOT, 'deploy', 'nginx.example.conf'), 'utf8')
+        .replace(/ssl_certificate\s+\S+;/, 'ssl_certificate /etc/slots-tls/tls.crt;')
+        .replace(/ssl_certificate_key\s+\S+;/, 'ssl_certificate_key /etc/slots-tls/tls.key;')
+        .replace(/listen 443 ssl;\s*http2 on;/, 'listen 443 ssl http2;'),
+    );
     const startExample = async (namePrefix: string, servers: string[]): Promise<number> => {
       const conf = exampleConf
         .replace(/server 127\.0\.0\.1:3001/, servers.map((server) => `server ${server}`).join('; '))
@@ -192,11 +212,16 @@ describeWithPodman('the nginx configurations with hosts that answer oddly or not
       'slots-proxy-answers-compose-closed',
       `server ${hostA.upstream};\nserver ${hostB.upstream};\nserver ${closed} backup;\n`,
     );
+    ports.composeSilent = await startCompose(
+      'slots-proxy-answers-compose-silent',
+      `server ${hostA.upstream};\nserver ${silent.upstream} backup;\n`,
+    );
     ports.exampleClosed = await startExample('slots-proxy-answers-example-closed', [
       hostA.upstream,
       hostB.upstream,
       closed,
     ]);
+    ports.exampleSilent = await startExample('slots-proxy-answers-example-silent', [hostA.upstream, silent.upstream]);
 
     await Promise.all(
       Object.values(ports).map(async (port) => {
@@ -219,12 +244,12 @@ describeWithPodman('the nginx configurations with hosts that answer oddly or not
 
   afterAll(async () => {
     await Promise.all(proxies.map((proxy) => proxy.remove()));
-    await Promise.all([hostA, hostB].map((host) => host?.close()));
+    await Promise.all([hostA, hostB, silent].map((host) => host?.close()));
     files?.remove();
   });
 
   beforeEach(() => {
-    for (const host of [hostA, hostB]) host.seen.length = 0;
+    for (const host of [hostA, hostB, silent]) host.seen.length = 0;
   });
 
   const closedProxies = (): [string, number][] => [
@@ -247,6 +272,34 @@ describeWithPodman('the nginx configurations with hosts that answer oddly or not
     }
     expect([...hostA.seen, ...hostB.seen].filter((line) => line.includes('/accel-target'))).toEqual([]);
   }, 60_000);
+
+  it("answers a build file's 404 when the hosts that answered lack it and another is closed or silent", async () => {
+    // The compose proxy asks its backup last, after both ready hosts' 404s; the example asks in the order least_conn
+    // takes them, so several requests meet both orders (and, once the closed host failed three times, none left).
+    const cases: [string, number][] = [
+      ...closedProxies(),
+      ['compose/nginx.conf, silent backup', ports.composeSilent],
+      ['nginx.example.conf, a silent server', ports.exampleSilent],
+    ];
+    for (const [conf, port] of cases) {
+      const answers: string[] = [];
+      for (let i = 0; i < 5; i++) {
+        const answer = await request(port, `/assets/gone.0a1b2c3d4e.js`);
+        answers.push(`${answer.status} ${header(answer, 'content-type')} ${answer.body}`);
+      }
+      // It was 503 `unavailable` (the closed host's refusal, nginx's 502) or a 504 (the silent one), which tells the
+      // page the service is down when the file is simply not there any more.
+      expect([conf, answers]).toEqual([
+        conf,
+        answers.map(
+          () =>
+            `404 application/json ${JSON.stringify({ error: { code: 'not_found', message: ERROR_MESSAGES.notFound } })}`,
+        ),
+      ]);
+    }
+    // The silent host was asked: the case is real.
+    expect(silent.seen.length).toBeGreaterThan(0);
+  }, 120_000);
 
   // Last: the drops count as failures of hosts A and B (max_fails), which nginx then leaves out for a few seconds.
   it('sends a POST a host dropped mid-request to no other host, and does not answer "try again" for it', async () => {

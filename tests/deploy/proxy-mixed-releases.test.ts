@@ -21,6 +21,9 @@ import { RELEASE_ONLY_FILES, statusThroughProxy, writeReleaseBuild } from '../..
 
 const describeWithPodman = describeWithCommand('podman', ['--version'], 'podman runc debootstrap');
 
+/** Long enough for the last test to ask for each file several times while the old host drains. */
+const SHUTDOWN_DELAY_MS = 8_000;
+
 /** The machine as a container sees it (podman writes the name into every container's /etc/hosts). */
 const HOST_FROM_CONTAINER = 'host.containers.internal';
 
@@ -63,6 +66,8 @@ describeWithPodman('the nginx configurations in front of two releases during a r
             REDIS_URL: undefined,
             DATABASE_URL: undefined,
             METRICS_TOKEN: undefined,
+            // The old release's host drains in the last test, as the last host of a release does at an upgrade's end.
+            SHUTDOWN_DELAY_MS: release === 'old' ? String(SHUTDOWN_DELAY_MS) : undefined,
           },
         }),
       );
@@ -150,4 +155,32 @@ describeWithPodman('the nginx configurations in front of two releases during a r
     },
     120_000,
   );
+
+  // Last: it stops the old release's host.
+  it('nginx.example.conf, with no watcher, keeps asking the last old host for its files until it closes, then gives 404', async () => {
+    // The example sends to every `server` line alike: a draining host (SIGTERM, /readyz 503) stays one until it stops
+    // listening, so the pages it served ask for their files from it (compose's watcher keeps it as a `backup`).
+    const [oldHost] = hosts as [ServerProcess, ServerProcess];
+    const stopped = oldHost.stop({ graceMs: 30_000 });
+    const signalled = Date.now();
+    const asked = RELEASE_ONLY_FILES.old.flatMap((file) => Array.from({ length: 4 }, () => file));
+    const draining: string[] = [];
+    for (const file of asked) draining.push(`${await statusThroughProxy(examplePort, file)} ${file}`);
+    expect(Date.now() - signalled).toBeLessThan(SHUTDOWN_DELAY_MS);
+    expect(draining).toEqual(asked.map((file) => `200 ${file}`));
+
+    // Gone, its files are gone: the new host's 404, not nginx's answer for an outage (503, from the refused
+    // connection to the old host asked after the new one's 404), which told the page the service was down.
+    expect((await stopped).code).toBe(0);
+    for (const [conf, port] of [
+      ['compose/nginx.conf', composePort],
+      ['nginx.example.conf', examplePort],
+    ] as const) {
+      const after: string[] = [];
+      for (const file of asked) after.push(`${await statusThroughProxy(port, file)} ${file}`);
+      expect([conf, after]).toEqual([conf, asked.map((file) => `404 ${file}`)]);
+      for (const file of RELEASE_ONLY_FILES.new)
+        expect([conf, file, await statusThroughProxy(port, file)]).toEqual([conf, file, 200]);
+    }
+  }, 120_000);
 });
