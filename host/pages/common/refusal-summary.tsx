@@ -1,4 +1,5 @@
 import type { Ref } from 'react';
+import { ServerMessage } from './server-message';
 
 export interface RefusalSummaryProps {
   message: string;
@@ -10,15 +11,22 @@ export interface RefusalSummaryProps {
   mark: string;
 }
 
-/** A change the server refused, announced as an alert with its reasons: the operators' pages share it. */
+/**
+ * A change the server refused, announced as an alert with its reasons: the operators' pages share it. The instants its
+ * words give (when the rollout moved, when a release was published) read in the reader's zone (ServerMessage).
+ */
 export function RefusalSummary({ message, problems, ref, mark }: RefusalSummaryProps) {
   return (
     <div className="form-error error-summary" role="alert" tabIndex={-1} ref={ref} {...{ [mark]: '' }}>
-      <p>Refused: {message}</p>
+      <p>
+        Refused: <ServerMessage text={message} />
+      </p>
       {problems.length > 0 && (
         <ul className="error-summary__list">
           {problems.map((problem) => (
-            <li key={problem}>{problem}</li>
+            <li key={problem}>
+              <ServerMessage text={problem} />
+            </li>
           ))}
         </ul>
       )}

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import type { ApiState } from '../../hooks/use-api';
+import { ServerMessage } from '../common/server-message';
 
 /**
  * The tables of the tool pages (inspector, locations): a captioned table in a keyboard-scrollable region, since
@@ -50,7 +51,7 @@ export function ServerAnswerStatus({ answer }: { answer: ApiState<unknown> }) {
   if (answer.status === 'error') {
     return (
       <p className="form-error" role="alert">
-        The server could not say: {answer.error.message}
+        The server could not say: <ServerMessage text={answer.error.message} />
       </p>
     );
   }

@@ -4,6 +4,7 @@ import { useApi } from '../../hooks/use-api';
 import { instantInWords } from '../../../shared/date-time-in-words';
 import { readerLocales } from '../../text/reader-locales';
 import { InstantTime } from '../../text/instant-time';
+import { ServerMessage } from '../common/server-message';
 import { describeCanary, remoteApiPath } from './release-change';
 
 const ACTIONS: Record<AuditAction, string> = {
@@ -81,7 +82,7 @@ function HistoryTable({ remote }: { remote: string }) {
   if (history.status === 'error') {
     return (
       <p className="form-error" role="alert">
-        The history could not be loaded: {history.error.message}
+        The history could not be loaded: <ServerMessage text={history.error.message} />
       </p>
     );
   }

@@ -3,6 +3,7 @@ import axe from 'axe-core';
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import {
   API_CLIENT_MESSAGES,
+  instantInUtc,
   OPERATOR_ROLE,
   RECORDS_READ,
   RELEASES_MANAGE,
@@ -502,6 +503,34 @@ describe('the releases page', () => {
     // Read again after the refusal: what moved meanwhile shows (below).
     await waitFor(() => expect(fake.count('GET', '/api/remotes/releases')).toBe(2));
     expect(document.activeElement).toBe(alert);
+  });
+
+  it("shows the instant a refusal gives in the reader's zone and form, not in the server's UTC", async () => {
+    const moved = '2026-11-29T08:41:19.689Z';
+    const fake = api([OPERATOR_ROLE], {
+      'POST /api/remotes/team_records/activate?*': {
+        status: 409,
+        body: {
+          error: {
+            code: 'conflict',
+            message: `The rollout of "team_records" moved since it was shown: now 1.2.0 active (changed by bea at ${instantInUtc(moved)}).`,
+          },
+          problems: [`1.2.0 was published at ${moved}`],
+        },
+      },
+    });
+    renderApp(fake);
+    await pressAndAnswer(within(await remoteSection()).getByRole('button', { name: 'Activate 1.2.0' }));
+
+    const alert = await screen.findByRole('alert');
+    const shown = instantInWords('2026-11-29T08:41:00.000Z', readerLocales());
+    expect(alert.querySelector('p')?.textContent).toBe(
+      `Refused: The rollout of "team_records" moved since it was shown: now 1.2.0 active (changed by bea at ${shown}).`,
+    );
+    expect(within(alert).getByRole('listitem').textContent).toBe(
+      `1.2.0 was published at ${instantInWords(moved, readerLocales())}`,
+    );
+    expect(alert.textContent).not.toContain('UTC');
   });
 
   it('reads the list again after a refusal, so a rollout changed by another operator shows at once', async () => {
