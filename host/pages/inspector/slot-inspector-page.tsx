@@ -237,7 +237,7 @@ function Remotes({ remotes }: { remotes: InspectedRemote[] }) {
             <td>
               <BreakableText text={remote.name} />
             </td>
-            <td>
+            <td className="inspector__entry">
               <BreakableText text={remote.entry || '—'} />
             </td>
             <td data-remote-status={remote.status}>
