@@ -23,7 +23,9 @@ export function ToolTable({
   return (
     <div className="table-wrap inspector__table" role="region" aria-label={label ?? caption} tabIndex={0} {...data}>
       <table className="table">
-        <caption className="inspector__caption">{caption}</caption>
+        <caption className="inspector__caption">
+          <span className="inspector__caption-text">{caption}</span>
+        </caption>
         <thead>
           <tr>
             {columns.map((column) => (
