@@ -90,7 +90,12 @@ function HistoryTable({ remote }: { remote: string }) {
   return (
     <div className="table-wrap" role="region" aria-label={`History of ${remote}`} tabIndex={0}>
       <table className="table">
-        <caption className="visually-hidden">History of {remote}, newest first</caption>
+        {/* The caption stays the table's own, an empty box at its top, what it says out of sight inside it: given
+            the visually-hidden class itself, it was taken out of the table's layout (position: absolute makes a
+            caption a block), a box placed between the column headings and the first row at the frame's edge. */}
+        <caption>
+          <span className="visually-hidden">History of {remote}, newest first</span>
+        </caption>
         <thead>
           <tr>
             <th scope="col">When</th>
