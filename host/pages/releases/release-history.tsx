@@ -107,7 +107,7 @@ function HistoryTable({ remote }: { remote: string }) {
         <tbody>
           {history.data.entries.map((entry) => (
             <tr key={entry.id} data-audit-action={entry.action}>
-              <td>
+              <td className="release-history__when">
                 <InstantTime at={entry.at} />
               </td>
               <td>{entry.actor}</td>
