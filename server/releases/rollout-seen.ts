@@ -38,8 +38,9 @@ export function rolloutIsAsSeen(rollout: RemoteRollout, seen: RolloutSeen): bool
 }
 
 /**
- * Who moved it when (an audit entry), as the refusals say it: the time readable, in UTC (the page shows the message as
- * it comes, and its error carries no instant of its own to say in the reader's zone).
+ * Who moved it when (an audit entry), as the refusals say it: the time readable, in UTC, the one zone the server knows.
+ * The host shows it in the reader's zone (host/pages/common/server-message.tsx finds it in the message), and a client
+ * reading the answer otherwise still reads an unambiguous time.
  */
 const changedBy = (lastChange: AuditEntry | undefined): string =>
   lastChange === undefined ? '' : ` (changed by ${lastChange.actor} at ${instantInUtc(lastChange.at)})`;
