@@ -387,6 +387,30 @@ it('keeps the bulk bar as it was on a desktop: every action shown, none scrolled
   expect(await bar.evaluate((element) => getComputedStyle(element).flexWrap)).toBe('wrap');
 });
 
+it('shows each link of the navigation row whole as Tab reaches it on a phone', async () => {
+  const { page } = await suite.newPage({ viewport: PHONE, isMobile: true, hasTouch: true });
+  await signIn(page);
+  await page.goto('/');
+  await waitForSettledPage(page);
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  const links = await nav.getByRole('link').allInnerTexts();
+  await nav.getByRole('link', { name: 'Dashboard', exact: true }).focus();
+  const cutOff: string[] = [];
+  for (const label of links.slice(1)) {
+    await page.keyboard.press('Tab');
+    const seen = await page.evaluate(() => {
+      const link = document.activeElement as HTMLElement;
+      const row = link.closest('nav')!.getBoundingClientRect();
+      const box = link.getBoundingClientRect();
+      return { label: link.textContent, whole: box.left >= row.left - 0.5 && box.right <= row.right + 0.5 };
+    });
+    expect(seen.label).toBe(label);
+    if (!seen.whole) cutOff.push(label);
+  }
+  // A link only partly in view (at 390 px, 13 of Placements' 109 px) was not scrolled to by the browser's focus.
+  expect(cutOff).toEqual([]);
+});
+
 it('shows the current page’s link in the navigation row, whichever page a phone opens', async () => {
   const { page } = await suite.newPage({ viewport: PHONE, isMobile: true, hasTouch: true });
   await signIn(page);
