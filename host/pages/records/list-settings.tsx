@@ -1,5 +1,15 @@
-import { useId } from 'react';
+import { useId, useRef, useState, type KeyboardEvent } from 'react';
 import { PAGE_SIZES, type ListPreferences } from './list-preferences';
+
+/**
+ * Keys that move a closed drop-down's choice one step (arrows, Home, End, pages) or to a choice by its first letters:
+ * browsing, not choosing. Chromium changes the value, and fires `change`, at each of them.
+ */
+function browsesChoices(event: KeyboardEvent<HTMLSelectElement>): boolean {
+  if (event.altKey || event.ctrlKey || event.metaKey) return false;
+  // Space opens the list (where a choice is made, and applied at once), as Alt+Down and F4 do.
+  return /^(Arrow(Up|Down|Left|Right)|Home|End|Page(Up|Down))$/.test(event.key) || /^\S$/u.test(event.key);
+}
 
 export interface ListSettingsProps {
   /** The list's columns, in order; the first (the record's link) is always shown. */
@@ -10,10 +20,23 @@ export interface ListSettingsProps {
 
 /**
  * Rows per page and the columns shown, folded under "Columns and rows" beside the list's count: chosen once, they
- * apply at once and are remembered for the user (list-preferences.ts).
+ * apply at once (rows per page once chosen, not while the keyboard browses them) and are remembered for the user
+ * (list-preferences.ts).
  */
 export function ListSettings({ columns, preferences, onChange }: ListSettingsProps) {
   const sizeId = useId();
+  // Rows per page reached by the keyboard's browsing keys, not yet applied. Applied at each step, every arrow
+  // reloaded the list and had its count read out (a screen reader cut off the choice being read to say it), and going
+  // from 25 to 100 fetched 50 on the way. The choice is applied once made: Enter, or leaving the drop-down (Tab),
+  // commits it, Escape takes it back; a choice made in the opened list (a click, or Enter there) is applied at once,
+  // as browsers fire `change` then only. Not a separate Apply button: the columns beside it apply at once too, and a
+  // pointer's choice needs no second step (WAI's "change on request" is met by the commit a keyboard user makes).
+  const [browsedSize, setBrowsedSize] = useState<number | null>(null);
+  const browsing = useRef(false);
+  const applySize = (size: number | null) => {
+    setBrowsedSize(null);
+    if (size !== null && size !== preferences.pageSize) onChange({ ...preferences, pageSize: size });
+  };
   return (
     <details className="list-settings">
       <summary className="list-settings__summary">Columns and rows</summary>
@@ -24,8 +47,22 @@ export function ListSettings({ columns, preferences, onChange }: ListSettingsPro
         <select
           id={sizeId}
           className="input"
-          value={preferences.pageSize}
-          onChange={(event) => onChange({ ...preferences, pageSize: Number(event.target.value) })}
+          value={browsedSize ?? preferences.pageSize}
+          onKeyDown={(event) => {
+            browsing.current = browsesChoices(event);
+            if (event.key === 'Enter') applySize(browsedSize);
+            else if (event.key === 'Escape') setBrowsedSize(null);
+          }}
+          // A pointer's choice is made in the opened list: applied at once, whatever key was pressed before.
+          onPointerDown={() => {
+            browsing.current = false;
+          }}
+          onBlur={() => applySize(browsedSize)}
+          onChange={(event) => {
+            const size = Number(event.target.value);
+            if (browsing.current) setBrowsedSize(size);
+            else applySize(size);
+          }}
         >
           {PAGE_SIZES.map((size) => (
             <option key={size} value={size}>
