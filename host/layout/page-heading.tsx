@@ -26,7 +26,15 @@ export function PageHeading({ title, children, className = 'page__title' }: Page
   const { claim } = useRouteFocus();
 
   useEffect(() => {
-    document.title = documentTitle(title);
+    const named = documentTitle(title);
+    document.title = named;
+    // Gone with its page: the next page may show its heading only once its data came (a list after sign-in took two
+    // seconds), and until then the tab, and a screen reader asked for the title, still said "Sign in" at the list's
+    // address. The application's name alone says nothing wrong meanwhile. A page mounted in the same commit sets
+    // its own after this (React runs every effect's cleanup before the new ones), and one already named is kept.
+    return () => {
+      if (document.title === named) document.title = APP_NAME;
+    };
   }, [title]);
 
   useEffect(() => {
