@@ -3,12 +3,11 @@ import { PAGE_SIZES, type ListPreferences } from './list-preferences';
 
 /**
  * Keys that move a closed drop-down's choice one step (arrows, Home, End, pages) or to a choice by its first letters:
- * browsing, not choosing. Chromium changes the value, and fires `change`, at each of them.
+ * browsing, not choosing. Chromium changes the value, and fires `change`, at each of them. Space, Alt+Down and F4
+ * open the list instead, where a choice is made (and applied at once).
  */
-function browsesChoices(event: KeyboardEvent<HTMLSelectElement>): boolean {
-  if (event.altKey || event.ctrlKey || event.metaKey) return false;
-  // Space opens the list (where a choice is made, and applied at once), as Alt+Down and F4 do.
-  return /^(Arrow(Up|Down|Left|Right)|Home|End|Page(Up|Down))$/.test(event.key) || /^\S$/u.test(event.key);
+function browsesChoices({ key, altKey }: KeyboardEvent): boolean {
+  return !altKey && (key.length === 1 ? key !== ' ' : /^(Arrow|Home|End|Page)/.test(key));
 }
 
 export interface ListSettingsProps {
@@ -50,8 +49,12 @@ export function ListSettings({ columns, preferences, onChange }: ListSettingsPro
           value={browsedSize ?? preferences.pageSize}
           onKeyDown={(event) => {
             browsing.current = browsesChoices(event);
-            if (event.key === 'Enter') applySize(browsedSize);
-            else if (event.key === 'Escape') setBrowsedSize(null);
+            if (event.key === 'Escape') setBrowsedSize(null);
+            else if (event.key === 'Enter' && browsedSize !== null) {
+              // Only the commit: Chromium opens the list on Enter as well, and arrows then move in it, not here.
+              event.preventDefault();
+              applySize(browsedSize);
+            }
           }}
           // A pointer's choice is made in the opened list: applied at once, whatever key was pressed before.
           onPointerDown={() => {
