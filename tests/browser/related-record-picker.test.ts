@@ -5,6 +5,7 @@
  */
 import type { Page } from 'playwright-core';
 import type { RecordListPayload } from '../../shared';
+import { axeViolations } from '../../testing/system/axe';
 import { useBrowserSuite } from '../../testing/system/browser-suite';
 import { signIn } from '../../testing/system/sign-in';
 import { fetchInPage } from '../../testing/system/slot-page';
@@ -100,4 +101,37 @@ it('keeps the list and the form as they are on Enter after a name that matches n
     page.keyboard.press('Enter'),
   ]);
   expect(form.sent()).toBe(1);
+});
+
+it('keeps the note under a long list of authors in view, its options scrolling, with nothing axe finds', async () => {
+  const { page } = await suite.newPage();
+  await signIn(page);
+  await waitForSettledPage(page);
+  // More authors than the picker offers before a name is typed (10): the note under the options says so.
+  for (let index = 0; index < 11; index++) {
+    const made = await fetchInPage(page, '/api/resources/authors/records', {
+      method: 'POST',
+      body: { title: `Picker author ${index}`, label: 'P' },
+    });
+    expect(made.status).toBe(201);
+  }
+  await newArticle(page);
+  await page.getByRole('combobox', { name: 'Author' }).focus();
+  await press(page, 'ArrowDown');
+  const note = page.getByText('The first 10: type a name to find others.');
+  await note.waitFor();
+  const seen = await note.evaluate((element) => {
+    const popup = element.closest('.picker__popup')!;
+    const list = popup.querySelector('[role="listbox"]')!;
+    const [box, frame] = [element.getBoundingClientRect(), popup.getBoundingClientRect()];
+    return {
+      // The note whole inside the popup's visible box: not scrolled out below the options, out of a keyboard's reach.
+      noteInView: box.top >= frame.top && box.bottom <= frame.bottom + 0.5,
+      // What scrolls is the listbox, whose options the arrows reach.
+      listScrolls: list.scrollHeight > list.clientHeight,
+      popupScrolls: popup.scrollHeight > popup.clientHeight,
+    };
+  });
+  expect(seen).toEqual({ noteInView: true, listScrolls: true, popupScrolls: false });
+  expect(await axeViolations(page)).toEqual([]);
 });
