@@ -53,6 +53,13 @@ describe('the account and tenant commands refuse a typo, saying what is wrong', 
         ['ann', '--keep-password', '--tenant', 'globex', '--role', 'viewer', '--tenant', 'globex'],
         '--tenant "globex" is given twice, with a --role after one of them only: ',
       ],
+      // --help and -h as an option's value are that value, read as any other (they printed the help, exit 0).
+      ['user-add.ts', ['ann', '--keep-password', '--tenant', '--help'], '--tenant needs a tenant id.\n'],
+      ['user-add.ts', ['ann', '--keep-password', '--role', '-h'], 'Unknown role "-h": --role must be viewer, '],
+      ['user-list.ts', ['--tenant', '-h'], '--tenant needs a tenant id.\n'],
+      ['feature-flag.ts', ['set', 'beta', 'on', '--tenant', '-h'], '--tenant needs a tenant id.\n'],
+      ['tenant-add.ts', ['acme', '--name', '-h'], '--name needs a name, not the option "-h" (--name=-h names it so). '],
+      ['tenant-add.ts', ['acme', '--name', '--help'], '--name needs a name, not the option "--help" '],
     ];
     // Side by side: each changes nothing (what is checked), so their order does not matter.
     const refusals = await Promise.all(cases.map(([script, args]) => run(script, args)));
@@ -60,7 +67,8 @@ describe('the account and tenant commands refuse a typo, saying what is wrong', 
       const refused = refusals[at]!;
       expect([script, args, refused.code, refused.stdout]).toEqual([script, args, 2, '']);
       expect(refused.stderr.startsWith(said) ? said : refused.stderr).toBe(said);
-      expect(refused.stderr).toMatch(/(^|\n|\. )[Uu]sage: /);
+      // One form for every command (user:add's said `Usage:`).
+      expect(refused.stderr).toMatch(/(^|\n|\. )usage: /);
     }
     expect(await state()).toBe(before);
   });
@@ -99,7 +107,7 @@ describe('the account and tenant commands refuse a typo, saying what is wrong', 
       const answer = answers[at]!;
       expect([name, args, answer.code, answer.stderr]).toEqual([name, args, 0, '']);
       // What it does, then its usage, which names the command as the operator types it.
-      expect([name, answer.stdout]).toEqual([name, expect.stringMatching(/^[A-Z][^\n]*\.\n[Uu]sage: /)]);
+      expect([name, answer.stdout]).toEqual([name, expect.stringMatching(/^[A-Z][^\n]*\.\nusage: /)]);
       expect([name, answer.stdout]).toEqual([name, expect.stringContaining(`npm run ${name}`)]);
     }
     expect(existsSync(env.DATABASE_PATH)).toBe(false);

@@ -138,6 +138,7 @@ runCommand(
   'db:copy',
   () => main(process.argv.slice(2)),
   `Copies the SQLite database into a new PostgreSQL database, all or nothing.\n${DB_COPY_USAGE}`,
+  ['--to', '--from'],
 );
 
 /**

@@ -106,7 +106,8 @@ async function main(args: readonly string[]): Promise<number> {
 }
 
 runCommand(
-  'feature flag change',
+  'flag',
   () => main(process.argv.slice(2)),
   `Sets, unsets or lists the feature flags.\n${FEATURE_FLAG_USAGE}`,
+  ['--tenant'],
 );

@@ -2,13 +2,22 @@
  * Runs a command's `main` as the npm scripts do: its resolved number is the exit code; a failure is one line on
  * stderr (`<name> failed: <message>`) and exit code 1, never a stack trace for an operator.
  *
- * `--help` or `-h` anywhere among the arguments prints `help` (what the command does, then its usage) on stdout and
+ * `--help` or `-h` where an option may stand prints `help` (what the command does, then its usage) on stdout and
  * exits 0, before `main` reads anything: asking for help is no mistake, and was answered as one (the usage on stderr,
  * exit 2, as for a typo), so `npm run user:add -- --help | less` showed nothing and a script could not tell asking
  * from failing. A mistake still gets what is wrong and the usage on stderr, exit 2, from the command itself.
+ *
+ * `valueOptions`: the command's options that take the next argument as their value (`--tenant <id>`). What follows
+ * one is its value, `-h` too, and the command reads it as it reads any value (an error, or the value): taken for a
+ * question, `user:add eve --tenant -h` printed the help and exited 0, as if the command had been understood.
  */
-export function runCommand(name: string, main: () => Promise<number>, help: string): void {
-  if (asksForHelp(process.argv.slice(2))) {
+export function runCommand(
+  name: string,
+  main: () => Promise<number>,
+  help: string,
+  valueOptions: readonly string[] = [],
+): void {
+  if (asksForHelp(process.argv.slice(2), valueOptions)) {
     process.stdout.write(`${help}\n`);
     process.exitCode = 0;
     return;
@@ -24,7 +33,15 @@ export function runCommand(name: string, main: () => Promise<number>, help: stri
   );
 }
 
-/** Whether the arguments ask for the command's help: `--help` or `-h`, wherever they stand. */
-function asksForHelp(args: readonly string[]): boolean {
-  return args.includes('--help') || args.includes('-h');
+/**
+ * Whether the arguments ask for the command's help: `--help` or `-h` where an option may stand, not as the value
+ * of one of `valueOptions` (`--tenant=-h` is a value as it is written).
+ */
+export function asksForHelp(args: readonly string[], valueOptions: readonly string[] = []): boolean {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (arg === '--help' || arg === '-h') return true;
+    if (valueOptions.includes(arg)) i++;
+  }
+  return false;
 }

@@ -139,8 +139,11 @@ async function main(argv: readonly string[]): Promise<number> {
   });
 }
 
+// A failure named as the npm script that was run (`token:add failed: …`), as every command's is.
+const action = process.argv[2];
 runCommand(
-  'token change',
+  action === 'add' || action === 'revoke' || action === 'list' ? `token:${action}` : 'token',
   () => main(process.argv.slice(2)),
   `Creates, revokes or lists the team tokens that publish releases of a remote.\n${TEAM_TOKEN_USAGE}`,
+  ['--expires'],
 );

@@ -31,6 +31,11 @@ export function parseTenantAddArgs(args: readonly string[]): { id: string; name:
       // A second --name was taken for the id, or extra words, and refused with the usage alone.
       if (name !== undefined) return refuse('--name is given twice.');
       if (value === undefined || value.trim() === '') return refuse('--name needs a name.');
+      // An option after it (`--name --help`, `--name -h`) means the name was left out, as user:list and flag read
+      // one after --tenant: naming the tenant "-h" instead hid the slip. `--name=-h` names it so.
+      if (arg === '--name' && value.startsWith('-')) {
+        return refuse(`--name needs a name, not the option "${value}" (--name=${value} names it so).`);
+      }
       name = value.trim();
       const problem = tenantNameProblem(name);
       if (problem) return refuse(problem);
@@ -116,4 +121,6 @@ function refusalOf(error: unknown, where: string): string | null {
   return null;
 }
 
-runCommand('tenant:add', () => main(process.argv.slice(2)), `Creates a tenant, or renames one.\n${TENANT_ADD_USAGE}`);
+runCommand('tenant:add', () => main(process.argv.slice(2)), `Creates a tenant, or renames one.\n${TENANT_ADD_USAGE}`, [
+  '--name',
+]);

@@ -58,8 +58,9 @@ async function main(args: readonly string[]): Promise<number> {
   });
 }
 
+// A failure named as the npm script that was run (`user:disable failed: …`), as every command's is.
 runCommand(
-  'user access change',
+  process.argv[2] === 'enable' ? 'user:enable' : 'user:disable',
   () => main(process.argv.slice(2)),
   `Takes an account's access away (its sessions end at once), or gives it back.\n${USER_ACCESS_USAGE}`,
 );

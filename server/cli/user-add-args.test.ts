@@ -96,6 +96,6 @@ describe('parseUserAddArgs', () => {
   ])('refuses %j with the usage', (argv, message) => {
     expect(() => parseUserAddArgs(argv)).toThrow(UsageError);
     expect(() => parseUserAddArgs(argv)).toThrow(message);
-    expect(() => parseUserAddArgs(argv)).toThrow(/Usage: npm run user:add -- <username>/);
+    expect(() => parseUserAddArgs(argv)).toThrow(/usage: npm run user:add -- <username>/);
   });
 });

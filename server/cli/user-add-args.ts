@@ -10,9 +10,12 @@ import { USERNAME_PATTERN } from '../auth/username';
 import { commandLine } from '../process/operator-commands';
 
 export const USER_ADD_USAGE =
-  `Usage: ${commandLine('user:add', '<username>')} [--role viewer|editor|operator|none] ` +
+  `usage: ${commandLine('user:add', '<username>')} [--role viewer|editor|operator|none] ` +
   '[--tenant <tenant id> [--role viewer|editor|operator|none]]... [--permission <permission>|none]... ' +
   '[--keep-password]';
+
+/** The options that take the next argument as their value (`--tenant acme`, also written `--tenant=acme`). */
+export const USER_ADD_VALUE_OPTIONS = ['--tenant', '--role', '--permission'] as const;
 
 export interface UserAddArgs {
   username: string;

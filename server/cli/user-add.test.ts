@@ -103,7 +103,7 @@ describe('npm run user:add', () => {
     for (const args of [[], ['has space'], ['a', 'b'], ['x', '--bogus']]) {
       const run = await runUserAdd(testApp.databasePath, args, '');
       expect(run.code).toBe(2);
-      expect(run.stderr).toContain('Usage: npm run user:add -- <username> [--role viewer|editor|operator|none]');
+      expect(run.stderr).toContain('usage: npm run user:add -- <username> [--role viewer|editor|operator|none]');
     }
   });
 });

@@ -28,7 +28,13 @@ import { LastAdministratorError } from '../auth/administrators';
 import { UserStore } from '../auth/user-store';
 import { TenantStore } from '../tenants/tenant-store';
 import type { Tenant } from '../../shared';
-import { parseUserAddArgs, UsageError, USER_ADD_USAGE, type UserAddArgs } from './user-add-args';
+import {
+  parseUserAddArgs,
+  UsageError,
+  USER_ADD_USAGE,
+  USER_ADD_VALUE_OPTIONS,
+  type UserAddArgs,
+} from './user-add-args';
 import { readPassword } from './read-password';
 import { nextCommand } from './next-command';
 import { unknownTenantsMessage } from './unknown-tenants';
@@ -246,4 +252,5 @@ runCommand(
   'user:add',
   main,
   `Adds a staff account, or changes an existing one: its current password or --keep-password keeps it.\n${USER_ADD_USAGE}`,
+  USER_ADD_VALUE_OPTIONS,
 );

@@ -112,4 +112,6 @@ async function main(args: readonly string[]): Promise<number> {
   });
 }
 
-runCommand('user:list', () => main(process.argv.slice(2)), `Lists the staff accounts.\n${USER_LIST_USAGE}`);
+runCommand('user:list', () => main(process.argv.slice(2)), `Lists the staff accounts.\n${USER_LIST_USAGE}`, [
+  '--tenant',
+]);
