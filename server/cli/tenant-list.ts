@@ -16,7 +16,9 @@ const TENANT_LIST_USAGE = `usage: ${commandLine('tenant:list')}`;
 
 async function main(args: readonly string[]): Promise<number> {
   if (args.length > 0) {
-    process.stderr.write(`${TENANT_LIST_USAGE}\n`);
+    // What is wrong first, as the other commands say it: the usage alone left the operator to guess.
+    const words = args.map((arg) => `"${arg}"`).join(', ');
+    process.stderr.write(`tenant:list takes no arguments, got ${words}.\n${TENANT_LIST_USAGE}\n`);
     return 2;
   }
   const settings = storageSettingsFromEnv(process.env);
@@ -38,7 +40,9 @@ async function main(args: readonly string[]): Promise<number> {
     }
     const lines = known.map((tenant) => {
       const { count, disabled: off } = members.get(tenant.id) ?? { count: 0, disabled: [] };
-      const disabledOnes = off.length === 0 ? '' : `, ${off.length} of them disabled (${off.join(', ')})`;
+      // Its only member disabled: "1 member, 1 of them disabled" counted a group of one.
+      const disabledOnes =
+        off.length === 0 ? '' : `, ${count === 1 ? '' : `${off.length} of them `}disabled (${off.join(', ')})`;
       return `${tenant.id}: ${JSON.stringify(tenant.name)}; ${count} member${count === 1 ? '' : 's'}${disabledOnes}`;
     });
     if (known.length === 0) {

@@ -53,7 +53,7 @@ async function removeGlobex(testApp: TestApp, run: (args: string[]) => Promise<C
   expect([refused.code, refused.stdout]).toEqual([1, '']);
   expect(refused.stderr).toContain(
     `Refused: tenant "globex" (GLOBEX) in ${where} holds 2 records, 1 deleted record still restorable, 1 feature ` +
-      'flag setting. To delete them with it: ',
+      'flag setting. To delete them with the tenant: ',
   );
   expect(refused.stderr).toContain('npm run tenant:remove -- globex --with-data. Nothing was changed.\n');
   expect(await countsOf(app, 'globex')).toEqual(holding);
@@ -129,10 +129,10 @@ describe('npm run tenant:remove', () => {
     await testApp.app.flags.set('beta', false, 'initech');
     const acme = await run(['acme', '--yes']);
     expect([acme.code, acme.stdout]).toEqual([1, '']);
-    expect(acme.stderr).toContain(`in ${testApp.databasePath} holds 1 record. To delete them with it: `);
+    expect(acme.stderr).toContain(`in ${testApp.databasePath} holds 1 record. To delete it with the tenant: `);
     const initech = await run(['initech', '--yes']);
     expect(initech.stderr).toContain(
-      `Refused: tenant "initech" (Initech) in ${testApp.databasePath} holds 1 feature flag setting. To delete them `,
+      `Refused: tenant "initech" (Initech) in ${testApp.databasePath} holds 1 feature flag setting. To delete it with `,
     );
     for (const said of [acme.stderr, initech.stderr]) expect(said).not.toMatch(/\b0 /);
 

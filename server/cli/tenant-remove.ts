@@ -50,9 +50,12 @@ async function main(args: readonly string[]): Promise<number> {
         return 1;
       }
       if (error instanceof TenantHoldsDataError) {
+        // "holds 1 record. To delete them with it" read as something more than the one record said.
+        const { records, deletedRecords, flagSettings } = error.removal.data;
+        const them = records + deletedRecords + flagSettings === 1 ? 'it' : 'them';
         process.stderr.write(
           `Refused: tenant "${error.removal.id}" (${error.removal.name}) in ${where} holds ` +
-            `${describeData(error.removal.data)}. To delete them with it: ` +
+            `${describeData(error.removal.data)}. To delete ${them} with the tenant: ` +
             `${nextCommand('tenant:remove', `${error.removal.id} --with-data`)}. Nothing was changed.\n`,
         );
         return 1;

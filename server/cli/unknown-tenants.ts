@@ -11,5 +11,6 @@ export function unknownTenantsMessage(unknown: readonly string[], known: readonl
     return alike ? `"${id}" (ids are exact: "${alike.id}"?)` : `"${id}"`;
   });
   const valid = known.map((tenant) => tenant.id).join(', ') || none;
-  return `Unknown tenant ${named.join(', ')}. Tenants: ${valid}.`;
+  // `Unknown tenant "a", "b"` said one tenant of two names.
+  return `Unknown tenant${unknown.length === 1 ? '' : 's'} ${named.join(', ')}. Tenants: ${valid}.`;
 }

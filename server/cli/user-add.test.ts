@@ -97,6 +97,9 @@ describe('npm run user:add', () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('Unknown tenant "initech". Tenants: acme, globex.');
     expect(await testApp.app.users.findByUsername('someone')).toBeUndefined();
+    // Two of them are tenants, not one tenant of two names.
+    const two = await runUserAdd(testApp.databasePath, ['someone', '--tenant=initech', '--tenant=umbrella'], '');
+    expect([two.code, two.stderr]).toEqual([1, 'Unknown tenants "initech", "umbrella". Tenants: acme, globex.\n']);
   });
 
   it('prints the usage for a missing or bad username', async () => {

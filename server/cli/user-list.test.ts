@@ -28,6 +28,20 @@ describe('npm run user:list / tenant:list', () => {
     expect(tenants.code).toBe(0);
     expect(tenants.stdout).toContain(`There is no tenant in ${testApp.databasePath} yet`);
     expect(tenants.stdout).toContain('(0 tenants in');
+
+    // An account before any tenant: `--tenant <id>` alone named a tenant there was none of; tenant:add comes first.
+    await testApp.app.users.upsert('early', 'not-a-real-hash');
+    const prefix = `DATABASE_PATH=${testApp.databasePath} npm run`;
+    const way =
+      `belongs to no tenant, so it cannot sign in until given one (there is no tenant yet: create one with ` +
+      `${prefix} tenant:add -- <id>, then ${prefix} user:add -- early --keep-password --tenant <id>)`;
+    const listed = await run('user-list.ts', [], testApp.databasePath);
+    expect([listed.code, listed.stdout]).toEqual([
+      0,
+      `early: role none (an editor); ${way}; granted: none\n(1 account in ${testApp.databasePath})\n`,
+    ]);
+    const shown = await run('user-permission.ts', ['show', 'early'], testApp.databasePath);
+    expect(shown.stdout).toContain(`\n  It ${way}.\n`);
   });
 
   it('lists each account with its role, tenants, grants, reach and state, and each tenant with its members', async () => {
@@ -97,7 +111,11 @@ describe('npm run user:list / tenant:list', () => {
         '',
       ].join('\n'),
     );
-    expect((await run('tenant-list.ts', ['acme'], testApp.databasePath)).code).toBe(2);
+    const extra = await run('tenant-list.ts', ['acme'], testApp.databasePath);
+    expect([extra.code, extra.stderr]).toEqual([
+      2,
+      'tenant:list takes no arguments, got "acme".\nusage: npm run tenant:list\n',
+    ]);
 
     // Two accounts of no tenant, one disabled: marked, and the command says <username>, each to be given its own.
     await testApp.app.users.upsert('late', 'not-a-real-hash');
@@ -114,5 +132,13 @@ describe('npm run user:list / tenant:list', () => {
         '',
       ].join('\n'),
     );
+
+    // A tenant whose only member is disabled: "1 member, 1 of them disabled" counted a group of one.
+    await testApp.app.tenants.save({ id: 'initech', name: 'Initech' });
+    expect(
+      (await run('user-add.ts', ['late', '--keep-password', '--tenant', 'initech'], testApp.databasePath)).code,
+    ).toBe(0);
+    const single = await run('tenant-list.ts', [], testApp.databasePath);
+    expect(single.stdout).toContain('\ninitech: "Initech"; 1 member, disabled (late)\n');
   });
 });

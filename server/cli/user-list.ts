@@ -47,11 +47,12 @@ async function accountLine(
   account: ListedAccount,
   memberships: Memberships | undefined,
   tenants: TenantStore,
+  tenantsExist: boolean,
 ): Promise<string> {
   const tenantsOf = memberships?.tenants ?? [];
   const memberOf =
     tenantsOf.length === 0
-      ? noTenantHint(account.username)
+      ? noTenantHint(account.username, tenantsExist)
       : `tenants: ${tenantsOf
           .map(({ id }) => {
             const role = memberships?.roles.get(id);
@@ -102,8 +103,11 @@ async function main(args: readonly string[]): Promise<number> {
       process.stdout.write(`${none}\n`);
       return 0;
     }
+    const tenantsExist = (await tenants.list()).length > 0;
     const lines: string[] = [];
-    for (const account of accounts) lines.push(await accountLine(account, memberships.get(account.id), tenants));
+    for (const account of accounts) {
+      lines.push(await accountLine(account, memberships.get(account.id), tenants, tenantsExist));
+    }
     const counted = `${accounts.length} account${accounts.length === 1 ? '' : 's'}`;
     const of = parsed.tenant === null ? '' : ` of tenant "${parsed.tenant}"`;
     // Where, as every command says it: read from the wrong database, the list would mislead.

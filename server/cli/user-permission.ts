@@ -74,7 +74,9 @@ async function main(args: readonly string[]): Promise<number> {
         : '';
       const lines = [
         `"${user.username}": role ${user.roles[0] ?? 'none (an editor)'}; granted: ${user.grantedPermissions.join(', ') || 'none'}${disabled}`,
-        ...(memberships.tenants.length === 0 ? [`  It ${noTenantHint(user.username)}.`] : []),
+        ...(memberships.tenants.length === 0
+          ? [`  It ${noTenantHint(user.username, (await tenants.list()).length > 0)}.`]
+          : []),
         ...memberships.tenants.map((tenant) => {
           const role = memberships.roles.get(tenant.id);
           const access = accessIn(user, role);
