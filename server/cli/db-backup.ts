@@ -25,7 +25,9 @@ async function main(args: readonly string[]): Promise<number> {
   }
   const source = databasePathFromEnv(process.env);
   try {
-    const backup = await backupSqlite(source, destination);
+    // The server's own file beside the database, which the storage module does not know of.
+    const besideDatabase = { [SESSION_SECRET_FILE]: 'the server reads as its cookie secret' };
+    const backup = await backupSqlite(source, destination, { besideDatabase });
     const kib = Math.ceil(backup.bytes / 1024);
     process.stdout.write(
       `Backed up ${source} to ${backup.file} (${kib} KiB, schema ${backup.schemaVersion}, ` +

@@ -3,7 +3,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { SESSION_SECRET_FILE } from '../config/session-secret';
 
 export interface SqliteBackup {
   /** The backup's absolute path. */
@@ -38,11 +37,18 @@ const ALL_PAGES = 0x7fffffff;
  * or interrupted backup never leaves a file that looks like one. The source is left as it was: a SQLite reader of a
  * file in WAL mode makes its `-wal` and `-shm` files beside it, which a server that runs on it has already; without
  * them (no server on it) the file is read from a copy of its own, removed however the backup ends.
+ *
+ * `besideDatabase`: the names of files beside the database that something else reads at the next start, with what
+ * (`{ 'session-secret': 'the server reads as its cookie secret' }`): refused as the destination, as SQLite's own are.
  */
-export async function backupSqlite(source: string, destination: string): Promise<SqliteBackup> {
+export async function backupSqlite(
+  source: string,
+  destination: string,
+  { besideDatabase = {} }: { besideDatabase?: Readonly<Record<string, string>> } = {},
+): Promise<SqliteBackup> {
   const from = path.resolve(source);
   const to = path.resolve(destination);
-  const refusal = destinationRefusal(from, to);
+  const refusal = destinationRefusal(from, to, besideDatabase);
   if (refusal !== null) throw new BackupRefused(refusal);
   if (!fs.existsSync(from)) throw new BackupRefused(`There is no SQLite database at ${from}.`);
   if (fs.statSync(from).isDirectory()) {
@@ -233,9 +239,9 @@ function unwritable(error: unknown, folder: string, databaseFolder: string): unk
  * - a symbolic link there, even to nothing, would be replaced: a backup never overwrites anything;
  * - beside the database, the names of its own companions are not backups: SQLite takes a `-wal`, `-journal` or `-shm`
  *   it finds beside the file at the next start as its own (a backup named `app.db-wal` was gone after it), and the
- *   server reads `session-secret` as its cookie secret.
+ *   server reads `session-secret` as its cookie secret (`besideDatabase`, the caller's: this module does not read it).
  */
-function destinationRefusal(from: string, to: string): string | null {
+function destinationRefusal(from: string, to: string, besideDatabase: Readonly<Record<string, string>>): string | null {
   if (lstatOrNull(to)?.isSymbolicLink()) {
     return `${to} is a symbolic link (to ${fs.readlinkSync(to)}): a backup never replaces one. Name a new file.`;
   }
@@ -248,8 +254,12 @@ function destinationRefusal(from: string, to: string): string | null {
   const databaseFolder = realpathOrSelf(path.dirname(from));
   const companions = ['-wal', '-journal', '-shm'].map((suffix) => `${path.basename(from)}${suffix}`);
   const name = path.basename(to);
-  if (folder === databaseFolder && (companions.includes(name) || name === SESSION_SECRET_FILE)) {
-    const what = name === SESSION_SECRET_FILE ? 'the server reads as its cookie secret' : 'SQLite takes as its own';
+  const what = companions.includes(name)
+    ? 'SQLite takes as its own'
+    : Object.hasOwn(besideDatabase, name)
+      ? besideDatabase[name]
+      : undefined;
+  if (folder === databaseFolder && what !== undefined) {
     return (
       `${to} is a file beside the database that ${what} at the next start: a backup there would be lost. ` +
       `Name it otherwise, e.g. ${path.join(folder, 'backup.db')}.`
