@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { makeTempDir, type TempDir } from '../../testing/temp-dir';
@@ -36,6 +36,26 @@ describe('a command pointed at no database', () => {
     expect(run.stderr).toContain(`There is no SQLite database at ${file}: the server makes it at its first start.`);
     expect(run.stdout).toBe('');
     expect(existsSync(file)).toBe(false);
+  });
+
+  // A folder was answered with `EISDIR: illegal operation on a directory, read`, and three commands named their
+  // failure as no npm script is named ("user access change failed", "token change failed", "feature flag change").
+  it.each([
+    ['user:disable', 'user-access.ts', ['disable', 'ann']],
+    ['token:list', 'team-token.ts', ['list']],
+    ['flag', 'feature-flag.ts', ['list']],
+    ['user:list', 'user-list.ts', []],
+    ['tenant:add', 'tenant-add.ts', ['acme']],
+  ])('%s on a folder says so, named as the npm script, exit 1', async (name, script, args) => {
+    mkdirSync(file);
+    const run = await runServerCommand(script, args, { DATABASE_PATH: file, DATABASE_URL: '' });
+    expect([run.code, run.stdout, run.stderr]).toEqual([
+      1,
+      '',
+      `${name} failed: ${file} is a folder, not a SQLite database file: set DATABASE_PATH to the server's database ` +
+        'file (the folder and the file name, e.g. ./data/app.db). Nothing was changed.\n',
+    ]);
+    expect(readdirSync(file)).toEqual([]);
   });
 
   it('user:add makes it (an installation set up before its first start), and says so', async () => {

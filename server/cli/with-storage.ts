@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { describeStorage, openMigratedStorage, type StorageSettings } from '../storage/open-storage';
 import { assertSchemaNotBehind } from '../storage/schema-behind-check';
 import type { StorageEngine } from '../storage/storage-engine';
@@ -11,6 +11,17 @@ export class NoDatabaseError extends Error {
         "server's file (or DATABASE_URL for PostgreSQL). Nothing was changed.",
     );
     this.name = 'NoDatabaseError';
+  }
+}
+
+/** A command pointed at a folder: `EISDIR: illegal operation on a directory, read` named neither it nor the way out. */
+export class DatabaseIsFolderError extends Error {
+  constructor(folder: string) {
+    super(
+      `${folder} is a folder, not a SQLite database file: set DATABASE_PATH to the server's database file (the ` +
+        'folder and the file name, e.g. ./data/app.db). Nothing was changed.',
+    );
+    this.name = 'DatabaseIsFolderError';
   }
 }
 
@@ -34,6 +45,9 @@ export async function withStorage<T>(
 ): Promise<T> {
   const missing = settings.kind === 'sqlite' && !existsSync(settings.path);
   if (missing && !mayCreate) throw new NoDatabaseError(settings.path);
+  if (settings.kind === 'sqlite' && !missing && statSync(settings.path).isDirectory()) {
+    throw new DatabaseIsFolderError(settings.path);
+  }
   await assertSchemaNotBehind(settings, describeStorage(settings));
   const engine = await openMigratedStorage(settings);
   if (missing) {
