@@ -88,6 +88,24 @@ describe('npm run db:backup, its destination', () => {
     },
   );
 
+  it('says what is wrong with its words before the usage, exit 2, writing nothing', async () => {
+    const cases: [string[], string][] = [
+      [[], 'Name the new file to write the backup to.'],
+      [['--out', 'b.db'], 'Unknown option --out.'],
+      [['a.db', 'b.db'], 'Give one new file, not 2: "a.db", "b.db".'],
+    ];
+    for (const [args, said] of cases) {
+      const run = await runServerCommand('db-backup.ts', args, { DATABASE_URL: '', DATABASE_PATH: source });
+      expect([args, run.code, run.stdout, run.stderr]).toEqual([
+        args,
+        2,
+        '',
+        `${said}\nusage: npm run db:backup -- <new file>\n`,
+      ]);
+    }
+    expect(fs.readdirSync(dir.path)).toEqual(['app.db']);
+  });
+
   it('never replaces a symbolic link, even one to nothing', async () => {
     const link = path.join(dir.path, 'backup.db');
     fs.symlinkSync(path.join(dir.path, 'nothing-here'), link);

@@ -12,9 +12,19 @@ import { commandLine } from '../process/operator-commands';
 export const DB_BACKUP_USAGE = `usage: ${commandLine('db:backup', '<new file>')}`;
 
 async function main(args: readonly string[]): Promise<number> {
-  const [destination, ...extra] = args;
-  if (!destination || destination.startsWith('--') || extra.length > 0) {
-    process.stderr.write(`${DB_BACKUP_USAGE}\n`);
+  const [destination] = args;
+  // What is wrong first, as the account commands say it: the usage alone left the operator to spot it.
+  const option = args.find((arg) => arg.startsWith('--'));
+  const problem =
+    option !== undefined
+      ? `Unknown option ${option}.`
+      : destination === undefined
+        ? 'Name the new file to write the backup to.'
+        : args.length > 1
+          ? `Give one new file, not ${args.length}: ${args.map((arg) => `"${arg}"`).join(', ')}.`
+          : null;
+  if (problem !== null || destination === undefined) {
+    process.stderr.write(`${problem ? `${problem}\n` : ''}${DB_BACKUP_USAGE}\n`);
     return 2;
   }
   if (process.env.DATABASE_URL?.trim()) {
