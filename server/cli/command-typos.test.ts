@@ -60,6 +60,15 @@ describe('the account and tenant commands refuse a typo, saying what is wrong', 
       ['feature-flag.ts', ['set', 'beta', 'on', '--tenant', '-h'], '--tenant needs a tenant id.\n'],
       ['tenant-add.ts', ['acme', '--name', '-h'], '--name needs a name, not the option "-h" (--name=-h names it so). '],
       ['tenant-add.ts', ['acme', '--name', '--help'], '--name needs a name, not the option "--help" '],
+      // These said the usage alone.
+      ['team-token.ts', ['add'], 'Name the remote to make a token for.\n'],
+      ['team-token.ts', ['add', 'team_marketing', '--expires'], '--expires needs a number of days, for example 90d.\n'],
+      ['team-token.ts', ['add', 'team_marketing', '--expire', '9d'], 'Unknown option --expire.\n'],
+      ['team-token.ts', ['list', 'all'], 'token:list takes nothing more, got "all".\n'],
+      ['remotes-reload.ts', ['now'], 'remotes:reload takes no arguments, got "now".\n'],
+      ['tenant-list.ts', ['acme'], 'tenant:list takes no arguments, got "acme".\n'],
+      ['db-copy.ts', ['--from', 'a.db', '--from', 'b.db'], '--from is given twice.\n'],
+      ['db-copy.ts', ['--to'], '--to needs a PostgreSQL address.\n'],
     ];
     // Side by side: each changes nothing (what is checked), so their order does not matter.
     const refusals = await Promise.all(cases.map(([script, args]) => run(script, args)));

@@ -21,7 +21,12 @@ const REMOTES_RELOAD_USAGE = `usage: ${commandLine('remotes:reload')}`;
 
 async function main(): Promise<number> {
   if (process.argv.length > 2) {
-    process.stderr.write(`${REMOTES_RELOAD_USAGE}\n`);
+    // What is wrong first, as the other commands say it: the usage alone left the operator to guess.
+    const words = process.argv
+      .slice(2)
+      .map((arg) => `"${arg}"`)
+      .join(', ');
+    process.stderr.write(`remotes:reload takes no arguments, got ${words}.\n${REMOTES_RELOAD_USAGE}\n`);
     return 2;
   }
   const check = checkRemotesConfigHere(process.env);

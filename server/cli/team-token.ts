@@ -15,6 +15,7 @@ import { ReleaseStore } from '../releases/release-store';
 import { TeamTokenStore } from '../releases/team-token-store';
 import { loadRemotesConfig } from '../remotes/remotes-config';
 import { teamTokenListing } from './team-token-listing';
+import { REMOTE_NAME_PATTERN } from '../../shared';
 import { parseTeamTokenArgs, TEAM_TOKEN_USAGE, type TeamTokenArgs } from './team-token-args';
 import { nextCommand } from './next-command';
 import { runCommand } from './run-command';
@@ -57,7 +58,32 @@ function argsOf(argv: readonly string[]): TeamTokenArgs | { refused: string } {
     // An id cut short (hex, but not all of it) would only find no token: said, with how many digits are missing.
     if (!TOKEN_ID.test(subject) || subject.length !== TOKEN_ID_LENGTH) return { refused: notAnId(subject) };
   }
-  return parseTeamTokenArgs(argv) ?? { refused: TEAM_TOKEN_USAGE };
+  return parseTeamTokenArgs(argv) ?? { refused: `${tokenArgsProblem(argv)}\n${TEAM_TOKEN_USAGE}` };
+}
+
+/**
+ * What is wrong with arguments parseTeamTokenArgs did not take, as a sentence before the usage: they were answered
+ * with the usage alone (`token:add` without its remote, `--expires` without its days), the operator left to spot it.
+ */
+function tokenArgsProblem(argv: readonly string[]): string {
+  const [action, subject, ...rest] = argv;
+  if (action !== 'add' && action !== 'revoke' && action !== 'list') {
+    return action === undefined ? 'Say add, revoke or list.' : `Unknown action "${action}": add, revoke or list.`;
+  }
+  if (action === 'list') return `token:list takes nothing more, got "${subject}".`;
+  if (subject === undefined) {
+    return action === 'add' ? 'Name the remote to make a token for.' : 'Name the id of the token to revoke.';
+  }
+  if (action === 'revoke') return `token:revoke takes one token id, got "${[subject, ...rest].join('", "')}".`;
+  if (!REMOTE_NAME_PATTERN.test(subject)) return `"${subject}" is not a remote's name.`;
+  const [option = ''] = rest;
+  if (option === '--expires' && rest.length === 1) return '--expires needs a number of days, for example 90d.';
+  if (option.startsWith('-') && option !== '--expires' && !option.startsWith('--expires=')) {
+    return `Unknown option ${option}.`;
+  }
+  // What follows the remote and its --expires.
+  const extra = rest[option === '--expires' ? 2 : option.startsWith('--expires=') ? 1 : 0];
+  return `Unexpected "${extra}" after the remote${option.startsWith('--expires') ? ' and its --expires' : ''}.`;
 }
 
 /**

@@ -150,7 +150,7 @@ describe('npm run tenant:remove', () => {
     expect([refused.code, refused.stdout]).toEqual([1, '']);
     expect(refused.stderr).toMatch(/^Refused: "zoe" is the last account able to use releases:manage and placements/);
     expect(refused.stderr).toContain(
-      `npm run user:add -- <username> --keep-password --role operator), or give them another tenant ` +
+      `npm run user:add -- <username> --keep-password --role operator), or first give another tenant to each account it leaves in no tenant ` +
         `(DATABASE_PATH=${testApp.databasePath} npm run user:add -- <username> --keep-password --tenant <id>). ` +
         'Nothing was changed.\n',
     );

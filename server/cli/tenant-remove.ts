@@ -45,7 +45,8 @@ async function main(args: readonly string[]): Promise<number> {
     } catch (error) {
       if (error instanceof LastAdministratorError) {
         // A tenant's removal takes administration away only from accounts it leaves in no tenant.
-        const orTenant = `or give them another tenant (${nextCommand('user:add', '<username> --keep-password --tenant <id>')})`;
+        // "or give them another tenant" named no one: "them" were the accounts left in no tenant, said nowhere.
+        const orTenant = `or first give another tenant to each account it leaves in no tenant (${nextCommand('user:add', '<username> --keep-password --tenant <id>')})`;
         process.stderr.write(`${lastAdministratorMessage(error, orTenant)}\n`);
         return 1;
       }
