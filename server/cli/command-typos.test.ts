@@ -67,6 +67,8 @@ describe('the account and tenant commands refuse a typo, saying what is wrong', 
       ['team-token.ts', ['list', 'all'], 'token:list takes nothing more, got "all".\n'],
       ['remotes-reload.ts', ['now'], 'remotes:reload takes no arguments, got "now".\n'],
       ['tenant-list.ts', ['acme'], 'tenant:list takes no arguments, got "acme".\n'],
+      ['db-copy.ts', ['--from', 'a.db', '--from', 'b.db'], '--from is given twice.\n'],
+      ['db-copy.ts', ['--to'], '--to needs a PostgreSQL address.\n'],
     ];
     // Side by side: each changes nothing (what is checked), so their order does not matter.
     const refusals = await Promise.all(cases.map(([script, args]) => run(script, args)));

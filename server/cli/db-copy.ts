@@ -27,14 +27,24 @@ export const DB_COPY_USAGE = `usage: ${commandLine('db:copy', '--to <postgres://
 /** A copy's statements are bigger than a request's: the server's statement timeout, but at least this. */
 const COPY_STATEMENT_TIMEOUT_MS = 120_000;
 
-function parseArgs(args: readonly string[]): { from?: string; to?: string } | null {
+/** The options, or what is wrong with them (said before the usage: it was the usage alone). */
+function parseArgs(args: readonly string[]): { from?: string; to?: string } | { problem: string } {
   const parsed: { from?: string; to?: string } = {};
   for (let index = 0; index < args.length; index += 2) {
-    const [flag, value] = [args[index], args[index + 1]];
-    if ((flag !== '--from' && flag !== '--to') || value === undefined || value.startsWith('--')) return null;
+    const [flag = '', value] = [args[index], args[index + 1]];
+    if (flag !== '--from' && flag !== '--to') {
+      return {
+        problem: flag.startsWith('-')
+          ? `Unknown option ${flag}.`
+          : `Unexpected "${flag}": give the SQLite file with --from, the PostgreSQL address with --to.`,
+      };
+    }
+    if (value === undefined || value.startsWith('--')) {
+      return { problem: `${flag} needs ${flag === '--to' ? 'a PostgreSQL address' : 'a SQLite file'}.` };
+    }
     const key = flag === '--from' ? 'from' : 'to';
     // Given twice, which one was meant is not this command's to guess (the last would win silently).
-    if (parsed[key] !== undefined) return null;
+    if (parsed[key] !== undefined) return { problem: `${flag} is given twice.` };
     parsed[key] = value;
   }
   return parsed;
@@ -42,8 +52,8 @@ function parseArgs(args: readonly string[]): { from?: string; to?: string } | nu
 
 async function main(args: readonly string[]): Promise<number> {
   const parsed = parseArgs(args);
-  if (parsed === null) {
-    process.stderr.write(`${DB_COPY_USAGE}\n`);
+  if ('problem' in parsed) {
+    process.stderr.write(`${parsed.problem}\n${DB_COPY_USAGE}\n`);
     return 2;
   }
   let to: ReturnType<typeof postgresSettingsFromEnv>;

@@ -394,10 +394,13 @@ describeWithPostgres()('npm run db:copy (SQLite to PostgreSQL)', () => {
       expect(noTarget.stderr).toMatch(/needs the PostgreSQL database to copy into: --to or DATABASE_URL/);
       const bad = await copy(['--to']);
       expect(bad.code).toBe(2);
-      expect(bad.stderr).toMatch(/^usage: npm run db:copy/);
+      expect(bad.stderr).toMatch(/^--to needs a PostgreSQL address\.\nusage: npm run db:copy/);
       // Given twice, neither is guessed; not a PostgreSQL address, --to is named; a folder is no database file.
       const twice = await copy(['--to', storage.url, '--to', storage.url]);
-      expect([twice.code, twice.stderr]).toEqual([2, expect.stringMatching(/^usage: npm run db:copy/)]);
+      expect([twice.code, twice.stderr]).toEqual([
+        2,
+        expect.stringMatching(/^--to is given twice\.\nusage: npm run db:copy/),
+      ]);
       const mysql = await copy(['--from', missing, '--to', 'mysql://admin:secret@db/app']);
       expect([mysql.code, mysql.stderr]).toEqual([
         2,
