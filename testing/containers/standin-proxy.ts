@@ -1,3 +1,6 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
 import type { BaseImageOptions } from './node-base-image';
 import { ensurePackageImage } from './package-image';
 import { STANDIN_SPECS } from './standin-images';
@@ -17,4 +20,25 @@ export function ensureStandinProxyImage(options: BaseImageOptions = {}): Promise
     },
     options,
   );
+}
+
+/**
+ * A self-signed certificate for the proxy (`name`, two days) in `<dir>/tls` (`tls.crt`, `tls.key`), the folder
+ * mounted where the nginx configurations read it. The key is readable by all: nginx's workers in the
+ * container run as another user than the test's.
+ * @returns the folder
+ */
+export function writeProxyCertificate(dir: string, name = 'admin.example.com'): string {
+  const tls = path.join(dir, 'tls');
+  fs.mkdirSync(tls);
+  execFileSync(
+    'openssl',
+    [
+      ...['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', `/CN=${name}`],
+      ...['-keyout', path.join(tls, 'tls.key'), '-out', path.join(tls, 'tls.crt')],
+    ],
+    { stdio: 'ignore' },
+  );
+  fs.chmodSync(path.join(tls, 'tls.key'), 0o644);
+  return tls;
 }

@@ -1,4 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
+import { descriptionOf } from '../../testing/system/accessibility-tree';
 import { useBrowserSuite } from '../../testing/system/browser-suite';
 import { signIn } from '../../testing/system/sign-in';
 import { SLOT_TIMEOUT_MS } from '../../testing/system/slot-page';
@@ -30,13 +31,6 @@ async function recordTexts(page: Page, selector: string): Promise<() => Promise<
     return id;
   }, selector);
   return () => page.evaluate((id) => [...(window as unknown as Record<string, string[]>)[id]!], key);
-}
-
-/** The accessible description Chromium gives the element (what a screen reader says after its name and role). */
-async function descriptionOf(locator: Locator): Promise<string> {
-  const handle = await locator.elementHandle();
-  const node = await locator.page().accessibility.snapshot({ root: handle!, interestingOnly: false });
-  return node?.description ?? '';
 }
 
 async function addWelcomeCard(page: Page): Promise<Locator> {

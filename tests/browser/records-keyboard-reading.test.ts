@@ -1,4 +1,5 @@
-import type { Locator, Request } from 'playwright-core';
+import type { Request } from 'playwright-core';
+import { nameOf } from '../../testing/system/accessibility-tree';
 import { useBrowserSuite } from '../../testing/system/browser-suite';
 import { DEMO_PASSWORD, DEMO_USERNAME } from '../../testing/system/app-server';
 import { signIn } from '../../testing/system/sign-in';
@@ -12,13 +13,6 @@ import { firstRecord, focusedElement, waitForSettledPage } from '../../testing/s
 jest.setTimeout(90_000);
 
 const suite = useBrowserSuite();
-
-/** The name Chromium gives the element: what a screen reader says for it. */
-async function nameOf(locator: Locator): Promise<string> {
-  const handle = await locator.elementHandle();
-  const node = await locator.page().accessibility.snapshot({ root: handle!, interestingOnly: false });
-  return node?.name ?? '';
-}
 
 const isListRead = (request: Request) => new URL(request.url()).pathname === '/api/resources/articles/records';
 

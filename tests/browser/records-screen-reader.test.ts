@@ -1,4 +1,5 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { nameOf } from '../../testing/system/accessibility-tree';
 import { useBrowserSuite } from '../../testing/system/browser-suite';
 import { signIn } from '../../testing/system/sign-in';
 import { focusedElement, waitForSettledPage } from '../../testing/system/staff-pages';
@@ -11,13 +12,6 @@ import { focusedElement, waitForSettledPage } from '../../testing/system/staff-p
 jest.setTimeout(90_000);
 
 const suite = useBrowserSuite();
-
-/** The name Chromium gives the element: what a screen reader says for it, before its role and state. */
-async function nameOf(locator: Locator): Promise<string> {
-  const handle = await locator.elementHandle();
-  const node = await locator.page().accessibility.snapshot({ root: handle!, interestingOnly: false });
-  return node?.name ?? '';
-}
 
 /**
  * How live Chromium has the element (`assertive`, `polite`; '' for a region whose changes are not read out), from

@@ -11,12 +11,11 @@ import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
 import { API_SECURITY_HEADERS, HSTS } from '../../server/security/api-security-headers';
 import { ERROR_MESSAGES } from '../../shared';
 import { describeWithCommand } from '../../testing/describe-with-command';
 import { startContainer, type Container } from '../../testing/containers/container';
-import { ensureStandinProxyImage } from '../../testing/containers/standin-proxy';
+import { ensureStandinProxyImage, writeProxyCertificate } from '../../testing/containers/standin-proxy';
 import { pathToFileURL } from 'node:url';
 import { getFreePort } from '../../testing/system/free-port';
 import { startServerProcess, type ServerProcess } from '../../testing/system/server-process';
@@ -150,17 +149,7 @@ describeWithPodman('the nginx configurations in front of the server', () => {
     });
     const upstream = `${HOST_FROM_CONTAINER}:${new URL(server.url).port}`;
     const image = await ensureStandinProxyImage();
-    const tls = path.join(files.path, 'tls');
-    fs.mkdirSync(tls);
-    execFileSync(
-      'openssl',
-      [
-        ...['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', `/CN=${PRODUCT}`],
-        ...['-keyout', path.join(tls, 'tls.key'), '-out', path.join(tls, 'tls.crt')],
-      ],
-      { stdio: 'ignore' },
-    );
-    fs.chmodSync(path.join(tls, 'tls.key'), 0o644);
+    const tls = writeProxyCertificate(files.path, PRODUCT);
 
     // Nothing listens there: a proxy sending to it has no host to reach, as while the hosts start.
     const deadUpstream = `${HOST_FROM_CONTAINER}:${await getFreePort('0.0.0.0')}`;

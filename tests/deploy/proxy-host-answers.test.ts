@@ -7,7 +7,6 @@
  * while another host is closed or silent (the last host of an old release just gone), which answers their 404, not
  * a 503 or 504 that tells the page the service is down.
  */
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
@@ -16,7 +15,7 @@ import path from 'node:path';
 import { ERROR_MESSAGES } from '../../shared';
 import { describeWithCommand } from '../../testing/describe-with-command';
 import { startContainer, type Container } from '../../testing/containers/container';
-import { ensureStandinProxyImage } from '../../testing/containers/standin-proxy';
+import { ensureStandinProxyImage, writeProxyCertificate } from '../../testing/containers/standin-proxy';
 import { getFreePort } from '../../testing/system/free-port';
 import { REPO_ROOT } from '../../testing/system/repo-root';
 import { makeTempDir, type TempDir } from '../../testing/temp-dir';
@@ -144,17 +143,7 @@ describeWithPodman('the nginx configurations with hosts that answer oddly or not
     [hostA, hostB, silent] = await Promise.all([startStandinHost(), startStandinHost(), startStandinHost(true)]);
     const closed = `${HOST_FROM_CONTAINER}:${await getFreePort('0.0.0.0')}`;
     const image = await ensureStandinProxyImage();
-    const tls = path.join(files.path, 'tls');
-    fs.mkdirSync(tls);
-    execFileSync(
-      'openssl',
-      [
-        ...['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', '/CN=admin.example.com'],
-        ...['-keyout', path.join(tls, 'tls.key'), '-out', path.join(tls, 'tls.crt')],
-      ],
-      { stdio: 'ignore' },
-    );
-    fs.chmodSync(path.join(tls, 'tls.key'), 0o644);
+    const tls = writeProxyCertificate(files.path);
     const shortTimeout = (conf: string): string => {
       const changed = conf.replace(/proxy_read_timeout 30s;/, `proxy_read_timeout ${READ_TIMEOUT};`);
       expect(changed).toContain(`proxy_read_timeout ${READ_TIMEOUT};`);

@@ -7,13 +7,12 @@
  * real server, each with a build folder of its own (FRONTEND_DIR): a copy of this checkout's build with one file only
  * its release has.
  */
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describeWithCommand } from '../../testing/describe-with-command';
 import { startContainer, type Container } from '../../testing/containers/container';
-import { ensureStandinProxyImage } from '../../testing/containers/standin-proxy';
+import { ensureStandinProxyImage, writeProxyCertificate } from '../../testing/containers/standin-proxy';
 import { startServerProcess, type ServerProcess } from '../../testing/system/server-process';
 import { REPO_ROOT } from '../../testing/system/repo-root';
 import { makeTempDir, type TempDir } from '../../testing/temp-dir';
@@ -74,17 +73,7 @@ describeWithPodman('the nginx configurations in front of two releases during a r
     }
     const upstreams = hosts.map((host) => `${HOST_FROM_CONTAINER}:${new URL(host.url).port}`);
     const image = await ensureStandinProxyImage();
-    const tls = path.join(files.path, 'tls');
-    fs.mkdirSync(tls);
-    execFileSync(
-      'openssl',
-      [
-        ...['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', '/CN=admin.example.com'],
-        ...['-keyout', path.join(tls, 'tls.key'), '-out', path.join(tls, 'tls.crt')],
-      ],
-      { stdio: 'ignore' },
-    );
-    fs.chmodSync(path.join(tls, 'tls.key'), 0o644);
+    const tls = writeProxyCertificate(files.path);
 
     // The compose proxy as proxy-start.sh leaves it with both hosts ready: both in the upstream.
     const run = path.join(files.path, 'run');
