@@ -179,6 +179,58 @@ function severalInOneFile(other: string): string {
   );
 }
 
+/** Node names a NODE_EXTRA_CA_CERTS file it could not read in a warning of its own, before the command's lines. */
+const UNREADABLE = 'a file Node could not read is named in a warning above';
+
+/** What the untrusted-authority lines say differently of the product's certificate and of the team's origin's. */
+interface UntrustedAuthorityWords {
+  /** Who has the authority's certificate, e.g. `your IT or the product's operators have`. */
+  holders: string;
+  /** Whose certificate the authority issued, e.g. `the product's`. */
+  whose: string;
+  /** Said after "to that file" when NODE_EXTRA_CA_CERTS is given, e.g. `, not the product's own`; else empty. */
+  notItsOwn: string;
+  /** Who leaves out the intermediate certificate (`the server`), and how that is mended. */
+  leavesOut: string;
+  addIntermediate: string;
+  /** The other party whose authority the NODE_EXTRA_CA_CERTS file may hold too (`severalInOneFile`). */
+  other: string;
+  /** Whether the remedy says so when NODE_EXTRA_CA_CERTS is not given yet too (the other may need one as well). */
+  otherWhenUnset: boolean;
+}
+
+/**
+ * For a certificate from an authority Node does not know: who issued it (the first line's cause), how to trust
+ * that authority, given NODE_EXTRA_CA_CERTS or not, and when the authority may be a public one, the intermediate
+ * certificate left out. The product's certificate and the team's origin's differ only in `words`.
+ */
+function untrustedAuthority(
+  problem: CertificateProblem,
+  certificate: PresentedCertificate | null,
+  given: string | undefined,
+  words: UntrustedAuthorityWords,
+): { issuedBy: string; remedy: string; intermediate: string } {
+  const authority = certificate?.root ?? certificate?.issuer;
+  const named = authority === undefined ? 'an authority' : `"${authority}", an authority`;
+  const several = severalInOneFile(words.other);
+  const intermediate = MAYBE_MISSING_INTERMEDIATE.has(problem.code)
+    ? ` When that authority is a public one, ${words.leavesOut} leaves out the intermediate certificate that leads ` +
+      `to it: ${words.addIntermediate}`
+    : '';
+  const remedy =
+    given === undefined
+      ? `Trust that authority for this command: ${trustHow(`its certificate, a PEM file ${words.holders},`, '/path/to/company-ca.pem')}` +
+        (words.otherWhenUnset ? ` ${several}` : '')
+      : `${EXTRA_CA_CERTS_ENV} is set (${given}) but holds no certificate of ${authority === undefined ? 'that authority' : `"${authority}"`}: ` +
+        `add the certificate of the authority that issued ${words.whose} to that file${words.notItsOwn} (${UNREADABLE}). ` +
+        several;
+  return {
+    issuedBy: `it was issued by ${named} Node.js does not know, most often a company's own.`,
+    remedy,
+    intermediate,
+  };
+}
+
 /**
  * The lines `slots-remote release` prints for a certificate it refused at `server`. `certificate` is what the
  * server presented, when it could be read; `env` says whether the team gave Node a certificate already.
@@ -192,24 +244,19 @@ export function certificateProblemLines(
 ): string[] {
   const nothingSent = 'Nothing was sent, the token included.';
   const given = env[EXTRA_CA_CERTS_ENV]?.trim() || undefined;
-  const unreadable = 'a file Node could not read is named in a warning above';
   switch (problem.kind) {
     case 'untrusted': {
-      const authority = certificate?.root ?? certificate?.issuer;
-      const named = authority === undefined ? 'an authority' : `"${authority}", an authority`;
-      const intermediate = MAYBE_MISSING_INTERMEDIATE.has(problem.code)
-        ? ' When that authority is a public one, the server leaves out the intermediate certificate that leads to ' +
-          "it: the product's operators add it to the server's certificate file."
-        : '';
-      const remedy =
-        given === undefined
-          ? `Trust that authority for this command: ${trustHow("its certificate, a PEM file your IT or the product's operators have,", '/path/to/company-ca.pem')}`
-          : `${EXTRA_CA_CERTS_ENV} is set (${given}) but holds no certificate of ${authority === undefined ? 'that authority' : `"${authority}"`}: ` +
-            `add the certificate of the authority that issued the product's to that file, not the product's own (${unreadable}). ` +
-            severalInOneFile("your origin's authority");
+      const { issuedBy, remedy, intermediate } = untrustedAuthority(problem, certificate, given, {
+        holders: "your IT or the product's operators have",
+        whose: "the product's",
+        notItsOwn: ", not the product's own",
+        leavesOut: 'the server',
+        addIntermediate: "the product's operators add it to the server's certificate file.",
+        other: "your origin's authority",
+        otherWhenUnset: false,
+      });
       return [
-        `The certificate of ${server} is not trusted here (${problem.said}): it was issued by ${named} Node.js ` +
-          `does not know, most often a company's own. ${nothingSent}`,
+        `The certificate of ${server} is not trusted here (${problem.said}): ${issuedBy} ${nothingSent}`,
         `${remedy}${intermediate} ${NEVER_TURN_OFF}`,
       ];
     }
@@ -220,7 +267,7 @@ export function certificateProblemLines(
           ? "When it is the product's own certificate (ask its operators for the file, or compare its fingerprint " +
             `with theirs), trust it for this command: ${trustHow('that certificate, a PEM file,', '/path/to/product-cert.pem')}`
           : `${EXTRA_CA_CERTS_ENV} is set (${given}) but does not hold this certificate: add the product's own ` +
-            `certificate, whose fingerprint is above, to that file (${unreadable}). ${severalInOneFile("your origin's certificate")}`;
+            `certificate, whose fingerprint is above, to that file (${UNREADABLE}). ${severalInOneFile("your origin's certificate")}`;
       return [
         `The certificate of ${server} is not trusted here (${problem.said}): it signs itself${which}, no authority ` +
           `Node.js knows vouches for it. ${nothingSent}`,
@@ -291,26 +338,22 @@ export function originCertificateProblemLines(
   const othersRefuse = `Nothing was sent to ${server}: the product's servers and the staff's browsers refuse it too.`;
   const given = env[EXTRA_CA_CERTS_ENV]?.trim() || undefined;
   const oneFile = severalInOneFile("the product's authority");
-  const unreadable = 'a file Node could not read is named in a warning above';
   const alsoThere =
     "The product's servers check the same certificate when you publish, and the staff's browsers when they load " +
     "your components: the product's operators trust it there too.";
   switch (problem.kind) {
     case 'untrusted': {
-      const authority = certificate?.root ?? certificate?.issuer;
-      const named = authority === undefined ? 'an authority' : `"${authority}", an authority`;
-      const intermediate = MAYBE_MISSING_INTERMEDIATE.has(problem.code)
-        ? ' When that authority is a public one, your origin leaves out the intermediate certificate that leads to ' +
-          "it: add it to your origin's certificate file."
-        : '';
-      const remedy =
-        given === undefined
-          ? `Trust that authority for this command: ${trustHow('its certificate, a PEM file your IT or whoever serves your origin has,', '/path/to/company-ca.pem')} ${oneFile}`
-          : `${EXTRA_CA_CERTS_ENV} is set (${given}) but holds no certificate of ${authority === undefined ? 'that authority' : `"${authority}"`}: ` +
-            `add the certificate of the authority that issued your origin's to that file (${unreadable}). ${oneFile}`;
+      const { issuedBy, remedy, intermediate } = untrustedAuthority(problem, certificate, given, {
+        holders: 'your IT or whoever serves your origin has',
+        whose: "your origin's",
+        notItsOwn: '',
+        leavesOut: 'your origin',
+        addIntermediate: "add it to your origin's certificate file.",
+        other: "the product's authority",
+        otherWhenUnset: true,
+      });
       return [
-        `The certificate of your origin ${origin} is not trusted here (${problem.said}): it was issued by ${named} ` +
-          `Node.js does not know, most often a company's own. ${notCompared}`,
+        `The certificate of your origin ${origin} is not trusted here (${problem.said}): ${issuedBy} ${notCompared}`,
         `${remedy} ${alsoThere}${intermediate} ${NEVER_TURN_OFF_FOR_ORIGIN}`,
       ];
     }
@@ -320,7 +363,7 @@ export function originCertificateProblemLines(
         given === undefined
           ? `When it is your origin's own certificate, trust it for this command: ${trustHow('that certificate, a PEM file,', '/path/to/origin-cert.pem')} ${oneFile}`
           : `${EXTRA_CA_CERTS_ENV} is set (${given}) but does not hold this certificate: add your origin's own ` +
-            `certificate, whose fingerprint is above, to that file (${unreadable}). ${oneFile}`;
+            `certificate, whose fingerprint is above, to that file (${UNREADABLE}). ${oneFile}`;
       return [
         `The certificate of your origin ${origin} is not trusted here (${problem.said}): it signs itself${which}, no ` +
           `authority Node.js knows vouches for it. ${notCompared}`,
