@@ -16,8 +16,13 @@ export function openssl(dir: string, args: readonly string[]): string {
   return execFileSync('openssl', args, { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
-/** A certificate authority of its own: `<name>.pem` and `<name>.key`, named `commonName`, valid two days. */
-export function makeAuthority(dir: string, name: string, commonName: string): void {
+/** `openssl req -x509`: a certificate `<name>.pem` (key `<name>.key`) that signs itself, valid two days. */
+function makeCertificateSigningItself(
+  dir: string,
+  name: string,
+  commonName: string,
+  extensions: readonly string[],
+): void {
   openssl(dir, [
     'req',
     '-x509',
@@ -26,14 +31,19 @@ export function makeAuthority(dir: string, name: string, commonName: string): vo
     '2',
     '-subj',
     `/CN=${commonName}`,
-    '-addext',
-    'basicConstraints=critical,CA:TRUE',
-    '-addext',
-    'keyUsage=critical,keyCertSign,cRLSign',
+    ...extensions.flatMap((extension) => ['-addext', extension]),
     '-keyout',
     `${name}.key`,
     '-out',
     `${name}.pem`,
+  ]);
+}
+
+/** A certificate authority of its own: `<name>.pem` and `<name>.key`, named `commonName`, valid two days. */
+export function makeAuthority(dir: string, name: string, commonName: string): void {
+  makeCertificateSigningItself(dir, name, commonName, [
+    'basicConstraints=critical,CA:TRUE',
+    'keyUsage=critical,keyCertSign,cRLSign',
   ]);
 }
 
@@ -98,21 +108,14 @@ export function makeServerCertificate(
 
 /** A self-signed certificate `<name>.pem` (key `<name>.key`) for `commonName` and `altNames`, valid two days. */
 export function makeSelfSignedCertificate(dir: string, name: string, commonName: string, altNames: string): void {
-  openssl(dir, [
-    'req',
-    '-x509',
-    ...EC_KEY,
-    '-days',
-    '2',
-    '-subj',
-    `/CN=${commonName}`,
-    '-addext',
-    `subjectAltName=${altNames}`,
-    '-keyout',
-    `${name}.key`,
-    '-out',
-    `${name}.pem`,
-  ]);
+  makeCertificateSigningItself(dir, name, commonName, [`subjectAltName=${altNames}`]);
+}
+
+/** The SHA-256 fingerprint of `<name>.pem` in `dir` (`AB:CD:…`), as `openssl x509 -fingerprint -sha256` prints it. */
+export function fingerprintOf(dir: string, name: string): string {
+  return openssl(dir, ['x509', '-in', `${name}.pem`, '-noout', '-fingerprint', '-sha256'])
+    .trim()
+    .replace(/^.*=/, '');
 }
 
 /** An instant `days` from now (negative: before), as YYYYMMDDHHMMSSZ for {@link makeServerCertificate}. */
@@ -122,3 +125,21 @@ export function daysFromNow(days: number): string {
 
 /** `DNS:localhost,IP:127.0.0.1`: what a test server on this machine answers as. */
 export const THIS_MACHINE = 'DNS:localhost,IP:127.0.0.1';
+
+/**
+ * The certificates of a test of what Node refuses, in `dir`: the authority `ca` named `authority`, and `other-ca`
+ * (for a NODE_EXTRA_CA_CERTS holding another one); issued by `ca`, `company` for this machine, `other-name` for
+ * `otherName` only (`DNS:admin.example.com`), `expired` (in 2020); `self`, self-signed for this machine, named
+ * `selfSigned`.
+ */
+export function makeRefusedCertificates(
+  dir: string,
+  names: { authority: string; otherName: string; selfSigned: string },
+): void {
+  makeAuthority(dir, 'ca', names.authority);
+  makeAuthority(dir, 'other-ca', 'Some Other CA');
+  makeServerCertificate(dir, 'company', THIS_MACHINE, daysFromNow(-1), daysFromNow(2));
+  makeServerCertificate(dir, 'other-name', names.otherName, daysFromNow(-1), daysFromNow(2));
+  makeServerCertificate(dir, 'expired', THIS_MACHINE, '20200101000000Z', '20200102000000Z');
+  makeSelfSignedCertificate(dir, 'self', names.selfSigned, THIS_MACHINE);
+}

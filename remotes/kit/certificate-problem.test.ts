@@ -1,19 +1,18 @@
 /**
  * @jest-environment node
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import type { CommandRun } from '../../testing/server/run-server-command';
+import { runSlotsRemote } from '../../testing/slots-remote-command';
 import {
-  daysFromNow,
-  makeAuthority,
-  makeSelfSignedCertificate,
+  fingerprintOf,
+  makeRefusedCertificates,
   makeServerCertificate,
-  openssl,
   THIS_MACHINE,
 } from '../../testing/test-certificates';
 import { RELEASE_TOKEN_ENV } from './release';
@@ -70,15 +69,13 @@ const products: Record<'company' | 'companyChain' | 'selfSigned' | 'otherName' |
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'slots-kit-tls-'));
-  makeAuthority(dir, 'ca', COMPANY_CA);
-  makeAuthority(dir, 'other-ca', 'Some Other CA');
-  const here = THIS_MACHINE;
-  makeServerCertificate(dir, 'company', here, daysFromNow(-1), daysFromNow(2));
+  makeRefusedCertificates(dir, {
+    authority: COMPANY_CA,
+    otherName: 'DNS:admin.example.com',
+    selfSigned: 'localhost',
+  });
   writeFileSync(file('company-chain.pem'), readFileSync(file('company.pem'), 'utf8') + readFileSync(file('ca.pem')));
-  makeServerCertificate(dir, 'other-name', 'DNS:admin.example.com', daysFromNow(-1), daysFromNow(2));
-  makeServerCertificate(dir, 'expired', here, '20200101000000Z', '20200102000000Z');
-  makeServerCertificate(dir, 'not-yet-valid', here, '20990101000000Z', '20990102000000Z');
-  makeSelfSignedCertificate(dir, 'self', 'localhost', here);
+  makeServerCertificate(dir, 'not-yet-valid', THIS_MACHINE, '20990101000000Z', '20990102000000Z');
   products.company = await startProduct('company.pem', 'company.key');
   products.companyChain = await startProduct('company-chain.pem', 'company.key');
   products.selfSigned = await startProduct('self.pem', 'self.key');
@@ -100,27 +97,13 @@ afterAll(async () => {
 });
 
 /** `slots-remote release` against `product`, with NODE_EXTRA_CA_CERTS when `extraCaCerts` names a file here. */
-function release(
-  product: Product,
-  extraCaCerts?: string,
-  server = product.origin,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const tsx = pathToFileURL(require.resolve('tsx')).href;
-  const child = spawn(process.execPath, ['--import', tsx, path.join(__dirname, 'cli.ts'), 'release'], {
-    cwd: project,
-    env: {
-      PATH: process.env.PATH ?? '',
-      [RELEASE_TOKEN_ENV]: TOKEN,
-      SLOTS_RELEASE_SERVER: server,
-      SLOTS_RELEASE_ENTRY: ENTRY,
-      ...(extraCaCerts === undefined ? {} : { NODE_EXTRA_CA_CERTS: file(extraCaCerts) }),
-    },
+function release(product: Product, extraCaCerts?: string, server = product.origin): Promise<CommandRun> {
+  return runSlotsRemote(['release'], project, {
+    [RELEASE_TOKEN_ENV]: TOKEN,
+    SLOTS_RELEASE_SERVER: server,
+    SLOTS_RELEASE_ENTRY: ENTRY,
+    ...(extraCaCerts === undefined ? {} : { NODE_EXTRA_CA_CERTS: file(extraCaCerts) }),
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
 }
 
 const NEVER_TURN_OFF =
@@ -196,9 +179,7 @@ describe("slots-remote release to a product whose certificate a company's own au
 
 describe('slots-remote release to a product with a self-signed certificate', () => {
   it('gives its fingerprint to compare, and says to trust the certificate itself; then publishes', async () => {
-    const fingerprint = openssl(dir, ['x509', '-in', 'self.pem', '-noout', '-fingerprint', '-sha256'])
-      .trim()
-      .replace(/^.*=/, '');
+    const fingerprint = fingerprintOf(dir, 'self');
     const refused = await release(products.selfSigned);
     expect(refused.code).toBe(1);
     expect(refused.stderr.split('\n')).toEqual([

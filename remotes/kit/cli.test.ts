@@ -1,28 +1,15 @@
 /**
  * @jest-environment node
  */
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import type { CommandRun } from '../../testing/server/run-server-command';
+import { runSlotsRemote } from '../../testing/slots-remote-command';
 
 /** `slots-remote <args>` in its own process, as a team runs it in a project (here, a folder without one). */
-function runCli(
-  args: string[],
-  env: Record<string, string> = {},
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const cli = path.join(__dirname, 'cli.ts');
-  const tsx = pathToFileURL(require.resolve('tsx')).href;
-  const child = spawn(process.execPath, ['--import', tsx, cli, ...args], {
-    cwd: tmpdir(),
-    env: { PATH: process.env.PATH ?? '', ...env },
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+function runCli(args: string[], env: Record<string, string> = {}): Promise<CommandRun> {
+  return runSlotsRemote(args, tmpdir(), env);
 }
 
 describe('slots-remote, asked about itself', () => {

@@ -1,22 +1,15 @@
 /**
  * @jest-environment node
  */
-import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import {
-  daysFromNow,
-  makeAuthority,
-  makeSelfSignedCertificate,
-  makeServerCertificate,
-  openssl,
-  THIS_MACHINE,
-} from '../../testing/test-certificates';
+import type { CommandRun } from '../../testing/server/run-server-command';
+import { runSlotsRemote } from '../../testing/slots-remote-command';
 import { makeTempDir, type TempDir } from '../../testing/temp-dir';
+import { fingerprintOf, makeRefusedCertificates } from '../../testing/test-certificates';
 import { RELEASE_TOKEN_ENV } from './release';
 
 /**
@@ -69,12 +62,11 @@ let project: string;
 
 beforeAll(async () => {
   dir = makeTempDir('slots-kit-origin-tls-');
-  makeAuthority(dir.path, 'ca', TEAM_CA);
-  makeAuthority(dir.path, 'other-ca', 'Some Other CA');
-  makeServerCertificate(dir.path, 'company', THIS_MACHINE, daysFromNow(-1), daysFromNow(2));
-  makeServerCertificate(dir.path, 'other-name', 'DNS:cdn.billing.example', daysFromNow(-1), daysFromNow(2));
-  makeServerCertificate(dir.path, 'expired', THIS_MACHINE, '20200101000000Z', '20200102000000Z');
-  makeSelfSignedCertificate(dir.path, 'self', 'billing origin', THIS_MACHINE);
+  makeRefusedCertificates(dir.path, {
+    authority: TEAM_CA,
+    otherName: 'DNS:cdn.billing.example',
+    selfSigned: 'billing origin',
+  });
   origins.company = await startOrigin('company');
   origins.selfSigned = await startOrigin('self');
   origins.otherName = await startOrigin('other-name');
@@ -108,27 +100,13 @@ beforeEach(() => {
 });
 
 /** `slots-remote release` of `entry`, with NODE_EXTRA_CA_CERTS when `extraCaCerts` names a file here. */
-function release(
-  entry: string,
-  extraCaCerts?: string,
-  projectDir = project,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const tsx = pathToFileURL(require.resolve('tsx')).href;
-  const child = spawn(process.execPath, ['--import', tsx, path.join(__dirname, 'cli.ts'), 'release'], {
-    cwd: projectDir,
-    env: {
-      PATH: process.env.PATH ?? '',
-      [RELEASE_TOKEN_ENV]: TOKEN,
-      SLOTS_RELEASE_SERVER: product.origin,
-      SLOTS_RELEASE_ENTRY: entry,
-      ...(extraCaCerts === undefined ? {} : { NODE_EXTRA_CA_CERTS: file(extraCaCerts) }),
-    },
+function release(entry: string, extraCaCerts?: string, projectDir = project): Promise<CommandRun> {
+  return runSlotsRemote(['release'], projectDir, {
+    [RELEASE_TOKEN_ENV]: TOKEN,
+    SLOTS_RELEASE_SERVER: product.origin,
+    SLOTS_RELEASE_ENTRY: entry,
+    ...(extraCaCerts === undefined ? {} : { NODE_EXTRA_CA_CERTS: file(extraCaCerts) }),
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
 }
 
 describe("slots-remote release of a build on an origin whose certificate a company's own authority issued", () => {
@@ -188,9 +166,7 @@ describe("slots-remote release of a build on an origin whose certificate a compa
 
 describe('slots-remote release of a build on an origin with a self-signed certificate', () => {
   it('gives its fingerprint to compare, and says to trust the certificate itself; then publishes', async () => {
-    const fingerprint = openssl(dir.path, ['x509', '-in', 'self.pem', '-noout', '-fingerprint', '-sha256'])
-      .trim()
-      .replace(/^.*=/, '');
+    const fingerprint = fingerprintOf(dir.path, 'self');
     const refused = await release(origins.selfSigned.entry);
     expect(refused.code).toBe(1);
     expect(refused.stderr.split('\n')).toEqual([

@@ -1,19 +1,17 @@
 /**
  * @jest-environment node
  */
-import { spawn } from 'node:child_process';
 import { cpSync, createReadStream, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import webpack from 'webpack';
+import { buildRemoteProject } from '../../testing/build-remote-project';
 import { startAppServer, type AppServer } from '../../testing/system/app-server';
-import { runServerCommand } from '../../testing/server/run-server-command';
+import { runServerCommand, type CommandRun } from '../../testing/server/run-server-command';
+import { runSlotsRemote } from '../../testing/slots-remote-command';
 import { daysFromNow, makeAuthority, makeServerCertificate, THIS_MACHINE } from '../../testing/test-certificates';
 import { makeTempDir, type TempDir } from '../../testing/temp-dir';
 import { RELEASE_TOKEN_ENV } from './release';
-import { remoteWebpackConfig } from './webpack';
 
 /**
  * The kit over HTTPS from end to end, as a company runs it: the product (the real server) served with a certificate
@@ -27,7 +25,6 @@ jest.setTimeout(180_000);
 const REMOTE = 'team_billing';
 const COMPANY_CA = 'Slots Test Company CA';
 const TEAM_CA = 'Slots Test Billing Team CA';
-const ROOT = path.resolve(__dirname, '../..');
 
 let dir: TempDir;
 const file = (name: string) => path.join(dir.path, name);
@@ -63,21 +60,9 @@ async function startHttpsOrigin(root: string, cert: string, key: string): Promis
 }
 
 /** `npm run build` of the project: the kit's production build into its dist/. */
-function build(): Promise<void> {
-  const config = remoteWebpackConfig({
-    remote: { name: REMOTE, components: ['Hello'], formComponents: [] },
-    dir: project,
-    mode: 'production',
-    outputPath: path.join(project, 'dist'),
-    extraModuleFolders: [path.join(ROOT, 'node_modules')],
-  });
-  return new Promise((resolve, reject) => {
-    webpack(config, (error, stats) => {
-      if (error || !stats) reject(error ?? new Error('webpack gave no stats'));
-      else if (stats.hasErrors()) reject(new Error(stats.toString('errors-only')));
-      else resolve();
-    });
-  });
+async function build(): Promise<void> {
+  const stats = await buildRemoteProject(project, { name: REMOTE, components: ['Hello'], formComponents: [] });
+  if (stats.hasErrors()) throw new Error(stats.toString('errors-only'));
 }
 
 /** The guide's deploy step: dist/ copied to the version's own folder on the origin, without the maps. */
@@ -142,27 +127,12 @@ afterAll(async () => {
 });
 
 /** `npm run release -- --version <version> --entry <entry>` in the project, NODE_EXTRA_CA_CERTS from `extraCaCerts`. */
-function release(
-  version: string,
-  entry: string,
-  extraCaCerts?: string,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const tsx = pathToFileURL(require.resolve('tsx')).href;
-  const cli = path.join(__dirname, 'cli.ts');
-  const child = spawn(process.execPath, ['--import', tsx, cli, 'release', '--version', version, '--entry', entry], {
-    cwd: project,
-    env: {
-      PATH: process.env.PATH ?? '',
-      [RELEASE_TOKEN_ENV]: token,
-      SLOTS_RELEASE_SERVER: product.url,
-      ...(extraCaCerts === undefined ? {} : { NODE_EXTRA_CA_CERTS: file(extraCaCerts) }),
-    },
+function release(version: string, entry: string, extraCaCerts?: string): Promise<CommandRun> {
+  return runSlotsRemote(['release', '--version', version, '--entry', entry], project, {
+    [RELEASE_TOKEN_ENV]: token,
+    SLOTS_RELEASE_SERVER: product.url,
+    ...(extraCaCerts === undefined ? {} : { NODE_EXTRA_CA_CERTS: file(extraCaCerts) }),
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
 }
 
 describe('a team releasing to a product served over HTTPS, from an origin served over HTTPS', () => {

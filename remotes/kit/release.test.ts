@@ -1,14 +1,14 @@
 /**
  * @jest-environment node
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { ERROR_MESSAGES, type RemoteRelease } from '../../shared';
+import type { CommandRun } from '../../testing/server/run-server-command';
+import { runSlotsRemote } from '../../testing/slots-remote-command';
 import { getFreePort } from '../../testing/system/free-port';
 import {
   parseReleaseArguments,
@@ -474,22 +474,8 @@ describe('publishRelease against an HTTP server', () => {
 });
 
 /** `slots-remote release` as a team runs it (`npm run release`), in its own process. */
-function runCli(
-  args: string[],
-  env: Record<string, string>,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const cli = path.join(__dirname, 'cli.ts');
-  // tsx as the kit's own dependency, resolved from here: the project folder has no node_modules.
-  const tsx = pathToFileURL(require.resolve('tsx')).href;
-  const child = spawn(process.execPath, ['--import', tsx, cli, 'release', ...args], {
-    cwd: project,
-    env: { PATH: process.env.PATH ?? '', ...env },
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+function runCli(args: string[], env: Record<string, string>): Promise<CommandRun> {
+  return runSlotsRemote(['release', ...args], project, env);
 }
 
 describe('slots-remote release', () => {

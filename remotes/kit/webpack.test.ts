@@ -5,13 +5,9 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import webpack, { type Stats } from 'webpack';
-import {
-  COMPONENTS_CHUNK_NAME,
-  reactRouterProductionAliases,
-  REMOTE_BUDGET_ADVICE,
-  remoteWebpackConfig,
-} from './webpack';
+import type { Stats } from 'webpack';
+import { buildRemoteProject } from '../../testing/build-remote-project';
+import { COMPONENTS_CHUNK_NAME, reactRouterProductionAliases, REMOTE_BUDGET_ADVICE } from './webpack';
 
 jest.setTimeout(120_000);
 
@@ -50,18 +46,10 @@ describe("a remote's budgets (one chunk for every component)", () => {
 
   function build(huge: string): Promise<Stats> {
     writeFileSync(path.join(project, 'components', 'Huge.tsx'), huge);
-    const config = remoteWebpackConfig({
-      remote: { name: 'fixture_budgets', components: ['Alerter', 'Badge', 'Huge'], formComponents: [] },
-      dir: project,
-      mode: 'production',
-      outputPath: path.join(project, 'dist'),
-      extraModuleFolders: [path.join(ROOT, 'node_modules')],
-    });
-    return new Promise((resolve, reject) => {
-      webpack(config, (error, stats) => {
-        if (error || !stats) reject(error ?? new Error('webpack gave no stats'));
-        else resolve(stats);
-      });
+    return buildRemoteProject(project, {
+      name: 'fixture_budgets',
+      components: ['Alerter', 'Badge', 'Huge'],
+      formComponents: [],
     });
   }
 
