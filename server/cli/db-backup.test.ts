@@ -5,7 +5,6 @@
  * (or the server) at the next start.
  */
 import Database from 'better-sqlite3';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { runServerCommand, type CommandRun } from '../../testing/server/run-server-command';
@@ -148,22 +147,8 @@ function groupSharer(): { uid: number; gid: number } | null {
   return users.find((user) => users.some((other) => other.uid !== user.uid && other.gid === user.gid)) ?? null;
 }
 
-/** db:backup run as the user `uid` of primary group `gid`, as runServerCommand runs it, and nothing more. */
+/** db:backup run as the user `uid` of primary group `gid`, its HOME a folder that user may enter (root's is not). */
 function backupAs(uid: number, gid: number, destination: string): Promise<CommandRun> {
-  const root = path.resolve(__dirname, '..', '..');
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'db-backup.ts'), destination], {
-      cwd: root,
-      uid,
-      gid,
-      env: { ...process.env, DATABASE_URL: '', DATABASE_PATH: source, HOME: dir.path },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  const env = { DATABASE_URL: '', DATABASE_PATH: source, HOME: dir.path };
+  return runServerCommand('db-backup.ts', [destination], env, '', { uid, gid });
 }
