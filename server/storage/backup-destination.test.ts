@@ -2,7 +2,7 @@
  * Whom a folder's group lets change it, as db:backup decides before writing there (the process test as another user
  * is in server/cli/db-backup.test.ts): the accounts as /etc/passwd and /etc/group would list them.
  */
-import { groupSharedWithOthers, type SystemAccounts } from './sqlite-backup';
+import { groupSharedWithOthers, type SystemAccounts } from './backup-destination';
 
 const users = [
   { name: 'root', uid: 0, gid: 0 },
