@@ -58,35 +58,6 @@ describe('npm run db:backup, its destination', () => {
     expect(fs.statSync(path.join(shared, 'backup.db')).mode & 0o777).toBe(0o600);
   });
 
-  // As another user, whose own primary group another user shares: only root may start a process as someone else.
-  const sharer = groupSharer();
-  (sharer === null ? it.skip : it)(
-    "refuses a folder writable by the user's own group when another user shares that group",
-    async () => {
-      const { uid, gid } = sharer!;
-      // Theirs to enter and write in, the database included: the check comes first, and then the backup.
-      fs.chmodSync(dir.path, 0o755);
-      fs.chownSync(source, uid, gid);
-      const grouped = path.join(dir.path, 'grouped');
-      fs.mkdirSync(grouped);
-      fs.chownSync(grouped, uid, gid);
-      fs.chmodSync(grouped, 0o775);
-      const run = await backupAs(uid, gid, path.join(grouped, 'backup.db'));
-      // Checked by the group's id alone, the folder of the user's own group passed for private.
-      expect([run.code, run.stdout]).toEqual([1, '']);
-      expect(run.stderr).toBe(
-        `The folder ${grouped} (mode 0775, group ${gid}) may be changed by other users, who could take the backup ` +
-          '(password hashes and sessions) as it is written. Write it to a folder only this user (and root) may ' +
-          `change, e.g. beside the database: ${path.join(dir.path, 'backup.db')}. Nothing was written.\n`,
-      );
-      expect(fs.readdirSync(grouped)).toEqual([]);
-      // Only the user may write there: the backup is made.
-      fs.chmodSync(grouped, 0o755);
-      const mine = await backupAs(uid, gid, path.join(grouped, 'backup.db'));
-      expect([mine.code, mine.stderr]).toEqual([0, '']);
-    },
-  );
-
   it('says what is wrong with its words before the usage, exit 2, writing nothing', async () => {
     const cases: [string[], string][] = [
       [[], 'Name the new file to write the backup to.'],
@@ -133,22 +104,3 @@ describe('npm run db:backup, its destination', () => {
     expect([run.code, run.stderr]).toEqual([0, '']);
   });
 });
-
-/** A user (not root) whose primary group another user (not root) has as theirs too, from /etc/passwd; null if none, or not root. */
-function groupSharer(): { uid: number; gid: number } | null {
-  if (process.getuid?.() !== 0) return null;
-  const users = fs
-    .readFileSync('/etc/passwd', 'utf8')
-    .split('\n')
-    .map((line) => line.split(':'))
-    .filter((fields) => fields.length > 3)
-    .map(([, , uid, gid]) => ({ uid: Number(uid), gid: Number(gid) }))
-    .filter((user) => user.uid !== 0);
-  return users.find((user) => users.some((other) => other.uid !== user.uid && other.gid === user.gid)) ?? null;
-}
-
-/** db:backup run as the user `uid` of primary group `gid`, its HOME a folder that user may enter (root's is not). */
-function backupAs(uid: number, gid: number, destination: string): Promise<CommandRun> {
-  const env = { DATABASE_URL: '', DATABASE_PATH: source, HOME: dir.path };
-  return runServerCommand('db-backup.ts', [destination], env, '', { uid, gid });
-}

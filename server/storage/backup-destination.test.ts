@@ -1,8 +1,11 @@
 /**
- * Whom a folder's group lets change it, as db:backup decides before writing there (the process test as another user
- * is in server/cli/db-backup.test.ts): the accounts as /etc/passwd and /etc/group would list them.
+ * Whom a folder's group lets change it, as db:backup decides before writing there: the accounts as /etc/passwd and
+ * /etc/group would list them (the command's own refusals are in server/cli/db-backup.test.ts).
  */
-import { groupSharedWithOthers, type SystemAccounts } from './backup-destination';
+import fs from 'node:fs';
+import path from 'node:path';
+import { makeTempDir } from '../../testing/temp-dir';
+import { backupDestinationRefusal, groupSharedWithOthers, type SystemAccounts } from './backup-destination';
 
 const users = [
   { name: 'root', uid: 0, gid: 0 },
@@ -38,5 +41,33 @@ describe('groupSharedWithOthers', () => {
     // A group the files do not list, unless it is this user's own.
     expect(groupSharedWithOthers(4242, { uid: 1001, gid: 1001, users, groups })).toBe(true);
     expect(groupSharedWithOthers(4242, { uid: 4242, gid: 4242, users, groups: [] })).toBe(false);
+  });
+});
+
+describe('backupDestinationRefusal', () => {
+  it("refuses a folder writable by this user's own group once another user shares that group", () => {
+    const dir = makeTempDir('slots-backup-group-');
+    try {
+      const grouped = path.join(dir.path, 'grouped');
+      fs.mkdirSync(grouped);
+      fs.chmodSync(grouped, 0o775);
+      const { uid, gid } = fs.statSync(grouped);
+      const from = path.join(dir.path, 'app.db');
+      const to = path.join(grouped, 'backup.db');
+      const own: SystemAccounts = { uid, gid, users: [{ name: 'me', uid, gid }], groups: [{ gid, members: [] }] };
+      // Checked by the group's id alone, the folder of the user's own group passed for private.
+      const shared: SystemAccounts = { ...own, users: [...own.users, { name: 'svc', uid: uid + 4242, gid }] };
+      expect(backupDestinationRefusal(from, to, {}, own)).toBeNull();
+      expect(backupDestinationRefusal(from, to, {}, shared)).toBe(
+        `The folder ${grouped} (mode 0775, group ${gid}) may be changed by other users, who could take the backup ` +
+          '(password hashes and sessions) as it is written. Write it to a folder only this user (and root) may ' +
+          `change, e.g. beside the database: ${path.join(dir.path, 'backup.db')}.`,
+      );
+      // Only the user may write there: nothing refused.
+      fs.chmodSync(grouped, 0o755);
+      expect(backupDestinationRefusal(from, to, {}, shared)).toBeNull();
+    } finally {
+      dir.remove();
+    }
   });
 });

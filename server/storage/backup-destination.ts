@@ -17,11 +17,13 @@ import path from 'node:path';
  * - beside the database, the names of its own companions are not backups: SQLite takes a `-wal`, `-journal` or `-shm`
  *   it finds beside the file at the next start as its own (a backup named `app.db-wal` was gone after it), and the
  *   server reads `session-secret` as its cookie secret (`besideDatabase`, the caller's: this module does not read it).
+ * `accounts`: whom the folders' groups hold, the system's by default.
  */
 export function backupDestinationRefusal(
   from: string,
   to: string,
   besideDatabase: Readonly<Record<string, string>>,
+  accounts: SystemAccounts = readAccounts(),
 ): string | null {
   if (lstatOrNull(to)?.isSymbolicLink()) {
     return `${to} is a symbolic link (to ${fs.readlinkSync(to)}): a backup never replaces one. Name a new file.`;
@@ -46,7 +48,6 @@ export function backupDestinationRefusal(
       `Name it otherwise, e.g. ${path.join(folder, 'backup.db')}.`
     );
   }
-  const accounts = readAccounts();
   for (let dir = folder; ; dir = path.dirname(dir)) {
     const { mode, gid } = fs.statSync(dir);
     const sticky = (mode & 0o1000) !== 0; // S_ISVTX: only a file's owner may rename or delete it

@@ -60,21 +60,28 @@ export async function backupSqlite(
   // A name no one can guess and make first: in a folder others may write to with the sticky bit (/tmp), a file of
   // another user's under it would stop the backup.
   const partial = `${to}.partial-${randomBytes(6).toString('hex')}`;
-  // An empty file is an empty database to SQLite; created here with its mode, the copy is never readable by others.
-  try {
-    fs.writeFileSync(partial, '', { mode: 0o600, flag: 'wx' });
-  } catch (error) {
-    throw unwritable(error, path.dirname(to), path.dirname(from));
-  }
+  let made = false;
   let aside: string | null = null;
   const removeCopies = (): void => {
-    fs.rmSync(partial, { force: true });
-    fs.rmSync(`${partial}-journal`, { force: true });
+    // Only a file this backup made: one found under the name (made first by another) is not its to remove.
+    if (made) {
+      fs.rmSync(partial, { force: true });
+      fs.rmSync(`${partial}-journal`, { force: true });
+    }
     // A private folder (mkdtemp's mode is 0700), removed however the backup ends: it holds password hashes.
     if (aside !== null) fs.rmSync(aside, { recursive: true, force: true });
   };
+  // Watched before the first file is made: a Ctrl-C between the two left the partial copy behind (a signal is
+  // handled between statements, never between the file's making and `made`).
   const stopWatching = onInterruption(removeCopies);
   try {
+    // An empty file is an empty database to SQLite; created here with its mode, the copy is never readable by others.
+    try {
+      fs.writeFileSync(partial, '', { mode: 0o600, flag: 'wx' });
+      made = true;
+    } catch (error) {
+      throw unwritable(error, path.dirname(to), path.dirname(from));
+    }
     // Left beside the file, they would say a server runs on it (db:copy warns of that) where none does.
     if (!fs.existsSync(`${from}-wal`)) aside = fs.mkdtempSync(path.join(os.tmpdir(), 'slots-backup-'));
     const read = aside === null ? from : path.join(aside, path.basename(from));

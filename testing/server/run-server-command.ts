@@ -11,22 +11,19 @@ export interface CommandRun {
 
 /**
  * A server command (`server/cli/<script>`) as its npm script runs it, with tsx, from the repository root: `env` on top
- * of this process's environment (the database settings), `input` piped to stdin; as the user `user` when given (a
- * test run as root, for what another user may do).
+ * of this process's environment (the database settings), `input` piped to stdin.
  */
 export function runServerCommand(
   script: string,
   args: readonly string[],
   env: NodeJS.ProcessEnv,
   input = '',
-  user?: { uid: number; gid: number },
 ): Promise<CommandRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'server', 'cli', script), ...args], {
       cwd: REPO_ROOT,
       env: { ...process.env, ...env },
       stdio: ['pipe', 'pipe', 'pipe'],
-      ...user,
     });
     let stdout = '';
     let stderr = '';
