@@ -147,7 +147,8 @@ describeWithPodman('the container image (Dockerfile)', () => {
     const usage = await container.exec(['node', 'dist/server/cli/db-backup.js']);
     expect([usage.code, usage.stderr]).toEqual([
       2,
-      'usage: docker exec -it <container> node dist/server/cli/db-backup.js <new file>\n',
+      'Name the new file to write the backup to.\n' +
+        'usage: docker exec -it <container> node dist/server/cli/db-backup.js <new file>\n',
     ]);
     const user = await container.exec(['node', 'dist/server/cli/user-add.js', 'ann', '--tenant', 'initech'], {
       input: 'ann-password-in-image\n',
