@@ -9,11 +9,19 @@ import type { RolloutPlans } from '../releases/rollout-plans';
 export const NO_RELEASE_LABEL = 'none';
 
 /**
+ * The dropped events' first name, a gauge: a count that only grows, which `rate()` cannot read across a restart.
+ * Exposed beside `slots_slot_events_dropped_total` for one release (docs/operators/upgrade.md), then removed.
+ */
+export const DEPRECATED_DROPPED_GAUGE = 'slots_slot_events_dropped';
+
+/**
  * What visitors' browsers reported, as this host counted it, and the canaries:
  * - `slots_slot_loads_total{remote, release, outcome}`: slot loads by outcome (rendered, failed, timed-out, hidden);
  *   a failure rate is `rate(...{outcome=~"failed|timed-out"}) / rate(...{outcome!="hidden"})`. Per remote and
  *   release, not per location or component, so the series stay few;
- * - `slots_slot_events_dropped`: events this host could not count (its pending rows at their bound);
+ * - `slots_slot_events_dropped_total`: events this host could not count (its pending rows at their bound), a
+ *   counter, so `rate()` and `increase()` read it across restarts; `slots_slot_events_dropped`, the same figure as a
+ *   gauge, is kept for one release so dashboards can move (DEPRECATED_DROPPED_GAUGE);
  * - `slots_canary_percent{remote, version}`: the share of users each running canary gets (read at scrape);
  * - `slots_canary_auto_rollbacks_total{remote}`: canaries this host rolled back for failing more than their stable
  *   release (docs/operators/slot-events.md), a progressive rollout's included: the `_seen_total` counts those too;
@@ -34,9 +42,18 @@ export function addSlotEventMetrics(
   slotEvents.aggregator.onRecord((event) =>
     loads.inc({ remote: event.remote, release: event.release || NO_RELEASE_LABEL, outcome: event.outcome }),
   );
+  metrics.counter({
+    name: 'slots_slot_events_dropped_total',
+    help: 'Slot events this host could not count, because its rows waiting for the next write were at their bound.',
+    collect() {
+      // The aggregator's own count only grows; a counter set from it at each scrape (a reset and the whole count).
+      this.reset();
+      this.inc(slotEvents.aggregator.snapshot().dropped);
+    },
+  });
   metrics.gauge({
-    name: 'slots_slot_events_dropped',
-    help: 'Slot events this host could not count since it started, because its rows waiting for the next write were at their bound.',
+    name: DEPRECATED_DROPPED_GAUGE,
+    help: 'Deprecated: use slots_slot_events_dropped_total (a counter); this gauge goes in the next release. Slot events this host could not count since it started.',
     collect() {
       this.set(slotEvents.aggregator.snapshot().dropped);
     },
