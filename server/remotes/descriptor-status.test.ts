@@ -9,11 +9,13 @@ import request from 'supertest';
 import pino from 'pino';
 import { REMOTE_DESCRIPTOR_FILE, type InspectedRemote, type RemotesPayload } from '../../shared';
 import { fakeManifest } from '../../testing/fake-manifest';
+import { createFixtureDist } from '../../testing/server/fixture-dist';
 import { parsePrometheusText, sampleValue } from '../../testing/server/prometheus-text';
 import { addUser, createTestApp, signedInAgent, signedInOperator, type TestApp } from '../../testing/server/test-app';
 import { getFreePort } from '../../testing/system/free-port';
 import { startHttpFixtureServer, type HttpFixtureServer } from '../../testing/system/http-fixture-server';
 import { makeTempDir, type TempDir } from '../../testing/temp-dir';
+import { REMOTE_METRIC_STATUSES } from './remote-descriptor-metrics';
 
 const TOKEN = 'metrics-token-for-the-tests-0123';
 const TIMEOUT_MS = 250;
@@ -70,6 +72,61 @@ async function startWith(remotes: Array<{ name: string; origin: string }>): Prom
   });
   return testApp;
 }
+
+describe('the status of every other configured remote', () => {
+  it('is built, listed or disabled, one series each, alike in the inspector and /metrics', async () => {
+    const dist = createFixtureDist();
+    try {
+      for (const name of ['team_records', 'team_marketing', 'team_off']) {
+        dist.addRemote({ name, components: [`${name}_Banner`], formComponents: [] });
+      }
+      const configFile = path.join(dir.path, 'remotes.json');
+      fs.writeFileSync(
+        configFile,
+        JSON.stringify({
+          remotes: [
+            // A built-in remote re-pointed by entry alone: its build's components, its entry not asked.
+            { name: 'team_marketing', entry: 'https://cdn.example.com/team_marketing/remoteEntry.js' },
+            { name: 'team_plain', entry: 'https://cdn.example.com/team_plain/remoteEntry.js', components: ['Plain'] },
+            { name: 'team_off', enabled: false },
+            { name: 'team_billing', entry: `${await deadOrigin()}/team_billing/mf-manifest.json` },
+          ],
+        }),
+      );
+      testApp = await createTestApp({
+        env: { REMOTES_CONFIG: configFile },
+        distDir: dist.dir,
+        remoteDescriptorTimeoutMs: TIMEOUT_MS,
+        metrics: { token: TOKEN },
+      });
+      const { app } = testApp;
+      const operator = await signedInOperator(app);
+      const inspected = (await operator.get('/api/slots/inspect').expect(200)).body.remotes as InspectedRemote[];
+      const metrics = await request(app.handler).get('/metrics').set('Authorization', `Bearer ${TOKEN}`).expect(200);
+      const samples = parsePrometheusText(metrics.text).get('slots_remote_descriptor_status')?.samples ?? [];
+      const measured = (remote: string) =>
+        samples
+          .filter((sample) => sample.labels.remote === remote && sample.value === 1)
+          .map(({ labels }) => labels.status);
+
+      const expected = {
+        team_records: 'built',
+        team_marketing: 'listed',
+        team_plain: 'listed',
+        team_off: 'disabled',
+        team_billing: 'down',
+      };
+      expect(Object.fromEntries(inspected.map((remote) => [remote.name, remote.status]))).toEqual(expected);
+      for (const [remote, status] of Object.entries(expected)) {
+        expect({ remote, metrics: measured(remote) }).toEqual({ remote, metrics: [status] });
+        // Every status of each remote, its own at 1 and the others at 0: a series per value, as for the others.
+        expect(samples.filter((sample) => sample.labels.remote === remote)).toHaveLength(REMOTE_METRIC_STATUSES.length);
+      }
+    } finally {
+      dist.remove();
+    }
+  });
+});
 
 describe('the status of a remote declared by entry', () => {
   it('is answered, down, timed out or a bad answer, as its last request came to, in the inspector and /metrics', async () => {

@@ -1,4 +1,5 @@
 import type { RemoteRegistry } from './remote-registry';
+import type { RemotesConfig } from './remotes-config';
 
 /** Every status a remote declared by entry can be in: the last request to its origin, or none yet. */
 export const DESCRIPTOR_STATUSES = ['answered', 'released', 'waiting', 'down', 'timed-out', 'bad-answer'] as const;
@@ -23,4 +24,20 @@ export function descriptorStatus(
   const state = registry.stateOf(remote.name);
   if (state.status === 'ready') return 'answered';
   return state.status === 'failing' ? state.failure : 'waiting';
+}
+
+/**
+ * What is said of a remote whose components are known without asking an origin (RemotesConfig's `remotes`), served
+ * from no release: `built` when served from this server's build, `listed` when the file lists its components (an
+ * added remote, or a built-in one re-pointed by `entry`, whose build's components are kept and whose entry is not
+ * asked). The slot inspector and `/metrics` both say it, so that a remote with no status can only be one not
+ * configured at all.
+ */
+export function servedUnaskedStatus(
+  config: Pick<RemotesConfig, 'sources'>,
+  remote: { name: string; entry: string },
+): 'built' | 'listed' {
+  return config.sources.builtIn.includes(remote.name) && remote.entry === `/remotes/${remote.name}/mf-manifest.json`
+    ? 'built'
+    : 'listed';
 }

@@ -1,5 +1,5 @@
 import type { InspectedRemote } from '../../shared';
-import { descriptorStatus } from './descriptor-status';
+import { descriptorStatus, servedUnaskedStatus } from './descriptor-status';
 import type { RemoteRegistry } from './remote-registry';
 
 /**
@@ -16,7 +16,6 @@ export function inspectRemotes(registry: RemoteRegistry): InspectedRemote[] {
   const served = new Map(registry.remotes().map((remote) => [remote.name, remote]));
   const published = new Set([...served.values()].map((remote) => remote.entry));
   const unpublished = unpublishedUrls(registry);
-  const builtIn = new Set(config.sources.builtIn);
   const contracts = new Map(registry.contractRemotes().known.map((remote) => [remote.name, remote]));
   // The release in force wins, as in GET /api/remotes: what the file or the build says is not what is served.
   // Its status is what the last request to the release's origin came to, once asked (descriptor-status.ts).
@@ -41,11 +40,10 @@ export function inspectRemotes(registry: RemoteRegistry): InspectedRemote[] {
   const known = config.remotes.map((remote): InspectedRemote => {
     const release = released(remote.name);
     if (release) return release;
-    const built = builtIn.has(remote.name) && remote.entry === `/remotes/${remote.name}/mf-manifest.json`;
     return {
       name: remote.name,
       entry: remote.entry,
-      status: built ? 'built' : 'listed',
+      status: servedUnaskedStatus(config, remote),
       components: [...remote.components],
       formComponents: [...remote.formComponents],
       schemaComponents: Object.keys(config.schemas.get(remote.name) ?? {}),
