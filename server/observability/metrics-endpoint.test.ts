@@ -144,6 +144,23 @@ describe('GET /metrics', () => {
     expect(families.has('slots_db_pool_connections')).toBe(false);
   });
 
+  it('counts a sign-in the limits turn away (429) as throttled, which SlotsSignInsRefusedSurge counts too', async () => {
+    testApp = await createDemoApp({
+      metrics: { token: TOKEN },
+      loginRateLimit: { perAccountAndIp: 2, perIp: 10, windowSeconds: 900 },
+    });
+    const http = request(testApp.app.handler);
+    for (const password of ['wrong-1', 'wrong-2'])
+      await http.post('/login').send({ username: 'admin', password }).expect(401);
+    for (const password of ['wrong-3', DEMO_PASSWORD]) {
+      await http.post('/login').send({ username: 'admin', password }).expect(429);
+    }
+    const families = await scrape(testApp.app);
+    expect(sampleValue(families, 'slots_sign_ins_total', { outcome: 'refused' })).toBe(2);
+    expect(sampleValue(families, 'slots_sign_ins_total', { outcome: 'throttled' })).toBe(2);
+    expect(sampleValue(families, 'slots_sign_ins_total', { outcome: 'signed-in' })).toBe(0);
+  });
+
   it('lets another part of the server add its own metric to the same exposition', async () => {
     testApp = await createDemoApp({ metrics: { token: TOKEN } });
     const loads = testApp.app.metrics.counter({
