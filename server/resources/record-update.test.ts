@@ -209,6 +209,31 @@ function recordCases(twoHosts: () => Promise<[DemoTestApp, DemoTestApp]>): void 
     expect((group.body as RecordPayload).record.group).toBe('news');
   });
 
+  it('answers a save sent again after it landed (a proxy resending the PUT to the other host) as the first time', async () => {
+    const save = {
+      title: 'Mine',
+      label: 'My label',
+      [UNCHANGED_FIELDS_KEY]: { title: article.title, label: article.label },
+    };
+    const first = await agent.put(url(article.id)).send(save);
+    expect(first.status).toBe(200);
+    // The same request on the other host, as nginx sends it when the first dropped the connection after writing.
+    const again = await (await signedInAgent(hosts[1].app)).put(url(article.id)).send(save);
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(first.body);
+
+    // Still refused when a field moved to another value than this save's: that would replace someone's.
+    expect((await agent.put(url(article.id)).send({ title: 'Theirs' })).status).toBe(200);
+    const refused = await agent.put(url(article.id)).send(save);
+    expect(refused.status).toBe(409);
+    expect((refused.body as ErrorBody).error.fields).toEqual({ title: UNCHANGED_FIELDS_MESSAGES.field });
+    // And a field the precondition names that the save does not set is checked as before.
+    const unset = await agent
+      .put(url(article.id))
+      .send({ label: 'My label', [UNCHANGED_FIELDS_KEY]: { title: 'Mine' } });
+    expect(unset.status).toBe(409);
+  });
+
   it('lets one of two saves of the same field land when both expect the value loaded, on one host and on two', async () => {
     const servers = await Promise.all(hosts.map((host) => listening(host.app.handler)));
     try {

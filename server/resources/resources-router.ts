@@ -5,6 +5,7 @@
  */
 import express, { type Request, type Router } from 'express';
 import {
+  isPlainObject,
   RECORD_BULK_QUERY_MAX,
   RECORD_CREATION_KEY_HEADER,
   RECORD_CREATION_REPLAYED_HEADER,
@@ -334,10 +335,14 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
         resource.name,
         id,
         (current) => {
-          if (unchanged) assertUnchanged(resource.fields, unchanged, current);
+          const next = validateRecordUpdate(resource.fields, id, body, current, missing);
+          if (unchanged) {
+            const saved = new Set(isPlainObject(body) ? Object.keys(body) : []);
+            assertUnchanged(resource.fields, unchanged, current, { saved, next });
+          }
           // Called on each attempt: the last call is of the record the write that landed replaced.
           changedFrom?.(current);
-          return validateRecordUpdate(resource.fields, id, body, current, missing);
+          return next;
         },
         relatedReferences(resource, body),
       )

@@ -56,14 +56,22 @@ export function takeUnchangedFields(
  * Throws ChangedFieldsError when a field of `unchanged` holds another value in `stored` than the one loaded. Run in
  * the write (RecordSource.update's change), so that no save of the same field lands between the check and the write.
  * Null and absent are the same value (a field never set reads as null); fields hold scalars, compared exactly.
+ * A field this save sets (`saved`: the names the body gives, `next`: the record it writes) that already holds the
+ * value it sets has not moved away from it: the save replaces nothing of anyone's. That is the save itself sent again
+ * (a proxy resends a PUT whose host dropped the connection after writing it, nginx's proxy_next_upstream), which then
+ * answers as the first did instead of a 409 naming the user's own value as someone else's.
  */
 export function assertUnchanged(
   fields: ReadonlyMap<string, Field>,
   unchanged: UnchangedFields,
   stored: ResourceRecord,
+  saving: { saved: ReadonlySet<string>; next: Readonly<Record<string, JsonValue | undefined>> },
 ): void {
+  const same = (a: JsonValue | undefined, b: JsonValue | undefined) =>
+    JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
   const moved = Object.keys(unchanged).filter(
-    (name) => JSON.stringify(stored[name] ?? null) !== JSON.stringify(unchanged[name] ?? null),
+    (name) =>
+      !same(stored[name], unchanged[name]) && !(saving.saved.has(name) && same(stored[name], saving.next[name])),
   );
   if (moved.length === 0) return;
   const labels = moved.map((name) => fields.get(name)?.label ?? name);
