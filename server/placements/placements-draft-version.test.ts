@@ -1,7 +1,8 @@
 /**
  * The draft's version: a save (or a rollback, which replaces the draft) that names the `updatedAt` of the draft it
  * was made from is refused (409, naming who saved since and when) when the draft was saved since, on this host or
- * another, on SQLite and on PostgreSQL; a save without it still wins as the last.
+ * another, on SQLite and on PostgreSQL, unless the draft holds that very document by the same user (the save sent
+ * again); a save without it still wins as the last.
  */
 import { type ErrorBody, type JsonValue, type PlacementsDraftPayload, type PlacementsPayload } from '../../shared';
 import { createFixtureDist, type FixtureDist } from '../../testing/server/fixture-dist';
@@ -40,6 +41,14 @@ async function savesRefusedWhenStale(first: TestApp, second: TestApp): Promise<v
   ).body as PlacementsDraftPayload;
   const version = saved.draft.updatedAt;
   expect(version).not.toBeNull();
+
+  // The same save sent again on the other host, as nginx resends a PUT whose host dropped the connection after
+  // saving it: answered as the first, the draft not written again (its version stays).
+  const replayed = await onSecond
+    .put('/api/placements/draft')
+    .send({ document: newsTickerAt(10), expectedUpdatedAt: null })
+    .expect(200);
+  expect(replayed.body).toEqual(saved);
 
   // The second host's editor still holds the draft as it was before that save.
   const refused = await onSecond

@@ -54,14 +54,19 @@ export class DraftMovedError extends Error {
 }
 
 /** The draft's version (`updated_at`) against the one a caller read; DraftMovedError when it moved. */
+/** Whether the draft `row` is still at the version `expectedUpdatedAt` names (null: none saved). */
+function isVersion(row: { updated_at: number | string } | undefined, expectedUpdatedAt: string | null): boolean {
+  const current = row ? Number(row.updated_at) : null;
+  return (expectedUpdatedAt === null ? null : Date.parse(expectedUpdatedAt)) === current;
+}
+
 function assertDraftVersion(
   row: { updated_by: string | null; updated_at: number | string } | undefined,
   expectedUpdatedAt: string | null,
   during: DraftChange,
 ): void {
+  if (isVersion(row, expectedUpdatedAt)) return;
   const current = row ? Number(row.updated_at) : null;
-  const expected = expectedUpdatedAt === null ? null : Date.parse(expectedUpdatedAt);
-  if (expected === current) return;
   throw new DraftMovedError(
     { updatedBy: row?.updated_by ?? null, updatedAt: current === null ? null : new Date(current).toISOString() },
     during,
@@ -111,11 +116,23 @@ export class PlacementsStore {
    */
   async saveDraft(document: JsonValue, actor: string, expectedUpdatedAt?: string | null): Promise<PlacementsDraft> {
     return this.engine.exclusive(async (db) => {
-      const row = await db.selectFrom('placement_draft').select(['updated_by', 'updated_at']).executeTakeFirst();
+      const row = await db
+        .selectFrom('placement_draft')
+        .select(['document', 'updated_by', 'updated_at'])
+        .executeTakeFirst();
       const current = row ? Number(row.updated_at) : null;
-      if (expectedUpdatedAt !== undefined) assertDraftVersion(row, expectedUpdatedAt, 'save');
+      const stored = JSON.stringify(document);
+      if (expectedUpdatedAt !== undefined && !isVersion(row, expectedUpdatedAt)) {
+        // Moved since the caller's version, yet holding this very document saved by this actor: moved by this same
+        // save, sent again (a proxy resends a PUT whose host dropped the connection after saving it), or by one that
+        // leaves nothing of anyone's to replace. Answered as the first was, with the draft as it is; not written.
+        if (row && current !== null && row.document === stored && row.updated_by === actor) {
+          return { document, updatedBy: actor, updatedAt: new Date(current).toISOString() };
+        }
+        assertDraftVersion(row, expectedUpdatedAt, 'save');
+      }
       const now = Math.max(Date.now(), (current ?? 0) + 1);
-      const values = { document: JSON.stringify(document), updated_by: actor, updated_at: now };
+      const values = { document: stored, updated_by: actor, updated_at: now };
       await db
         .insertInto('placement_draft')
         .values({ only_row: 1, ...values })
