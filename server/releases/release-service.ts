@@ -27,7 +27,7 @@ import { releaseFilesVerdict } from './release-files-refusal';
 import { notDeployedStep } from './release-not-deployed';
 import { releaseOriginRefusal } from './release-origin-refusal';
 import type { TraceContext } from '../observability/trace-context';
-import { rolloutIsAsSeen, rolloutMovedMessage } from './rollout-seen';
+import { isCanaryEndedAsSeen, rolloutIsAsSeen, rolloutMovedMessage } from './rollout-seen';
 
 /** Who an automatic rollback is audited as. */
 export const AUTO_ROLLBACK_ACTOR = 'auto-rollback';
@@ -430,6 +430,7 @@ export class ReleaseService {
   async endCanary(remote: string, actor: string, seen?: RolloutSeen): Promise<RemoteRollout> {
     // The database, not the snapshot: another host may have started or ended the canary within the last second.
     const rollout = await this.parts.store.rollout(remote);
+    if (await this.endedAlready(remote, seen, rollout, actor)) return rollout;
     await this.refuseMovedSince(remote, seen, rollout);
     if (!rollout.canary) {
       // Nothing to end: said so for a name this server knows nothing of (a typo), not answered as a remote of its own.
@@ -453,8 +454,20 @@ export class ReleaseService {
     }
     // Ended or replaced by another host since it was read: the caller who named the canary it saw is told.
     const after = await this.parts.store.rollout(remote);
+    if (await this.endedAlready(remote, seen, after, actor)) return after;
     await this.refuseMovedSince(remote, seen, after);
     return after;
+  }
+
+  /** Whether the canary `seen` names was ended by this same request, made already (isCanaryEndedAsSeen). */
+  private async endedAlready(
+    remote: string,
+    seen: RolloutSeen | undefined,
+    now: RemoteRollout,
+    actor: string,
+  ): Promise<boolean> {
+    if (seen === undefined || rolloutIsAsSeen(now, seen)) return false;
+    return isCanaryEndedAsSeen(seen, now, await this.parts.store.lastChangeOf(remote), actor);
   }
 
   /**

@@ -842,6 +842,27 @@ describe('rollout', () => {
     expect(back.body).toMatchObject({ active: 'v1', canary: null });
   });
 
+  it('answers an end of the canary seen, sent again after it ended it, as the first time (a proxy resending the DELETE)', async () => {
+    await operator.post('/api/remotes/team_billing/activate').send({ version: 'v1' }).expect(200);
+    await operator.post('/api/remotes/team_billing/canary').send({ version: 'v2', percent: 10 }).expect(200);
+    const seen = '?active=v1&canary=v2';
+    const first = await operator.delete(`/api/remotes/team_billing/canary${seen}`).expect(200);
+    expect(first.body).toEqual({ remote: 'team_billing', active: 'v1', canary: null });
+    // The same DELETE again, as nginx sends it when the host dropped the connection after ending the canary.
+    const again = await operator.delete(`/api/remotes/team_billing/canary${seen}`).expect(200);
+    expect(again.body).toEqual(first.body);
+    const ends = (await app.releases.store.history('team_billing')).filter((entry) => entry.action === 'canary-end');
+    expect(ends).toHaveLength(1);
+
+    // Ended by another operator, it is still a move the caller did not see: 409, naming them.
+    await operator.post('/api/remotes/team_billing/canary').send({ version: 'v2', percent: 10 }).expect(200);
+    await addOperator(app, 'opal', 'opal-password-123');
+    const other = await signedInAgent(app, 'opal', 'opal-password-123');
+    await other.delete(`/api/remotes/team_billing/canary${seen}`).expect(200);
+    const refused = await operator.delete(`/api/remotes/team_billing/canary${seen}`).expect(409);
+    expect(refused.body.error.message).toMatch(/moved since it was shown .* \(changed by opal at /);
+  });
+
   it('ends no canary when none runs: answers the rollout unchanged and records nothing', async () => {
     await operator.post('/api/remotes/team_billing/activate').send({ version: 'v1' }).expect(200);
     const entriesBefore = await app.releases.store.history('team_billing');

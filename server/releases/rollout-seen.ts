@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import {
   instantInUtc,
+  isPlainObject,
   ROLLOUT_PLAN_SEEN_PARAMETERS,
   ROLLOUT_PLAN_STATES,
   ROLLOUT_SEEN_PARAMETERS,
@@ -35,6 +36,24 @@ export function rolloutSeenOf(req: Request): RolloutSeen | undefined {
 /** Whether `rollout` is still the one `seen` describes. */
 export function rolloutIsAsSeen(rollout: RemoteRollout, seen: RolloutSeen): boolean {
   return seen.active === rollout.active && seen.canary === (rollout.canary?.version ?? null);
+}
+
+/**
+ * Whether `now` is what ending the canary `seen` shows leaves, ended last by `actor` (`lastChange`, the rollout's last
+ * audit entry): a DELETE of the canary made already, sent again (nginx resends a DELETE whose host dropped the
+ * connection after ending it), which answers as the first did rather than a 409 naming the actor's own change.
+ */
+export function isCanaryEndedAsSeen(
+  seen: RolloutSeen,
+  now: RemoteRollout,
+  lastChange: AuditEntry | undefined,
+  actor: string,
+): boolean {
+  if (seen.canary === null || now.canary !== null || now.active !== seen.active) return false;
+  if (lastChange?.action !== 'canary-end' || lastChange.actor !== actor) return false;
+  const { before } = lastChange;
+  if (!isPlainObject(before) || before.active !== seen.active || !isPlainObject(before.canary)) return false;
+  return before.canary.version === seen.canary;
 }
 
 /**
