@@ -3,7 +3,7 @@
  * host gives, each sent by a stand-in host of this test (a few lines of node:http, so the test says what it answers):
  * an answer carrying X-Accel-* headers, which must not steer nginx (X-Accel-Redirect had it serve another path in
  * place of the answer); a host that drops the connection after reading a request, where a POST is not sent again and
- * its 502 does not say "try again" (the host may have done it); and a build file that the hosts which answered lack
+ * its 502 does not say "try again" (the host may have done it), nor a PUT or DELETE (nginx counts them idempotent); and a build file that the hosts which answered lack
  * while another host is closed or silent (the last host of an old release just gone), which answers their 404, not
  * a 503 or 504 that tells the page the service is down.
  */
@@ -136,7 +136,14 @@ describeWithPodman('the nginx configurations with hosts that answer oddly or not
    * upstream with it as the `backup` a draining host is there; the example's a third `server` line), and in front of
    * host A with a silent one (compose: its backup).
    */
-  const ports = { composeClosed: 0, exampleClosed: 0, composeSilent: 0, exampleSilent: 0 };
+  const ports = {
+    composeClosed: 0,
+    exampleClosed: 0,
+    composeSilent: 0,
+    exampleSilent: 0,
+    composeTwo: 0,
+    exampleTwo: 0,
+  };
 
   beforeAll(async () => {
     files = makeTempDir('slots-proxy-host-answers-');
@@ -211,6 +218,12 @@ describeWithPodman('the nginx configurations with hosts that answer oddly or not
       closed,
     ]);
     ports.exampleSilent = await startExample('slots-proxy-answers-example-silent', [hostA.upstream, silent.upstream]);
+    // Hosts A and B alone, where a request one drops would go to the other (a PUT or DELETE must not).
+    ports.composeTwo = await startCompose(
+      'slots-proxy-answers-compose-two',
+      `server ${hostA.upstream};\nserver ${hostB.upstream};\n`,
+    );
+    ports.exampleTwo = await startExample('slots-proxy-answers-example-two', [hostA.upstream, hostB.upstream]);
 
     await Promise.all(
       Object.values(ports).map(async (port) => {
@@ -304,6 +317,39 @@ describeWithPodman('the nginx configurations with hosts that answer oddly or not
       // A GET is safe to ask again (nginx asks another host), and with every host dropping it, "try again" it is.
       const get = await request(port, '/drop');
       expect([conf, get.status, JSON.parse(get.body)]).toEqual([conf, 503, UNAVAILABLE]);
+    }
+  }, 60_000);
+
+  it('sends a PUT or DELETE a host dropped mid-request to no other host, and passes one it answers as it is', async () => {
+    const proxies: [string, number][] = [
+      ['compose/nginx.conf', ports.composeTwo],
+      ['nginx.example.conf', ports.exampleTwo],
+    ];
+    for (const [conf, port] of proxies) {
+      for (const method of ['PUT', 'DELETE']) {
+        // Through @sent_once: the method, the path with its query and the body reach a host, its answer comes back.
+        for (const host of [hostA, hostB]) host.seen.length = 0;
+        const passed = await request(port, '/api/resources/articles/records/7?x=%2F', method, '{"title":"t"}');
+        expect([conf, method, passed.status, passed.body]).toEqual([conf, method, 200, 'ok']);
+        expect([conf, [...hostA.seen, ...hostB.seen]]).toEqual([
+          conf,
+          [`${method} /api/resources/articles/records/7?x=%2F`],
+        ]);
+      }
+      for (const method of ['PUT', 'DELETE']) {
+        for (const host of [hostA, hostB]) host.seen.length = 0;
+        const dropped = await request(port, '/drop', method, '{"title":"t"}');
+        const sent = [...hostA.seen, ...hostB.seen].filter((line) => line === `${method} /drop`);
+        // It was sent to the other host too (nginx counts PUT and DELETE idempotent): a record deleted, then a 404
+        // "it was deleted" for the delete the user just made. The host may have done it: nginx's 502, no "try again".
+        expect([conf, method, sent.length, dropped.status, dropped.body.includes('"unavailable"')]).toEqual([
+          conf,
+          method,
+          1,
+          502,
+          false,
+        ]);
+      }
     }
   }, 60_000);
 });
