@@ -40,16 +40,30 @@ port="${PROXY_UPSTREAM_PORT:-3000}"
 servers=/run/slots-proxy/servers.conf
 mkdir -p "$(dirname "$servers")"
 
+# What a host's /readyz says: `ready`; `unready` when it answered otherwise (a draining host's 503) or refused the
+# connection (its listener closed: nginx learns that at once); `silent` when nothing answered within the second (the
+# process stopped, SIGSTOP or a hung machine, whose kernel still accepts connections, or an address nobody answers).
 if command -v curl >/dev/null 2>&1; then
-  is_ready() { curl -fsS -o /dev/null --max-time 1 "http://$1:$port/readyz" 2>/dev/null; }
+  readiness() {
+    if curl -fsS -o /dev/null --max-time 1 "http://$1:$port/readyz" 2>/dev/null; then
+      echo ready
+    elif [ $? -eq 28 ]; then
+      echo silent
+    else
+      echo unready
+    fi
+  }
 else
   echo "proxy: no curl in this image, every host that resolves stays in the upstream (nginx alone notices failures)"
-  is_ready() { return 0; }
+  readiness() { echo ready; }
 fi
 
 # The upstream's server lines, in the order of $hosts: the ready hosts, and each host that resolves but is not ready
 # as a `backup` (sent to only when the ready ones failed, or answered 404 for a build file), or every resolved one
-# when none is ready. Empty while no host resolves.
+# when none is ready. Empty while no host resolves. A silent host is left out while another is ready (a comment line
+# names it): as a backup, every build file the ready hosts answered 404 for waited for it, proxy_read_timeout (30 s)
+# for a stopped process, whose kernel still completes the connection, or the 2 s connection timeout for an address
+# that does not answer; a draining host answers its 503 at once.
 # Why the backups: a draining host (SIGTERM, /readyz 503, still listening for SHUTDOWN_DELAY_MS) that is the last of
 # its release has just served pages whose scripts only it holds; the pages ask for them right after, when the host has
 # left the ready set, and the ready hosts of the other release answer 404. nginx.conf's /assets/ and /remotes/
@@ -62,12 +76,14 @@ upstream_servers() {
   done)"
   [ -n "$resolved" ] || return 0
   marked="$(echo "$resolved" | while read -r host address; do
-    if is_ready "$address"; then echo "ready $host $address"; else echo "unready $host $address"; fi
+    echo "$(readiness "$address") $host $address"
   done)"
   if echo "$marked" | grep -q '^ready '; then
     echo "$marked" | while read -r state host address; do
       if [ "$state" = ready ]; then
         echo "server $address:$port max_fails=3 fail_timeout=5s; # $host"
+      elif [ "$state" = silent ]; then
+        echo "# $host (silent: left out)"
       else
         echo "server $address:$port max_fails=3 fail_timeout=5s backup; # $host (not ready: backup)"
       fi
