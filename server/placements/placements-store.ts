@@ -53,13 +53,13 @@ export class DraftMovedError extends Error {
   }
 }
 
-/** The draft's version (`updated_at`) against the one a caller read; DraftMovedError when it moved. */
 /** Whether the draft `row` is still at the version `expectedUpdatedAt` names (null: none saved). */
 function isVersion(row: { updated_at: number | string } | undefined, expectedUpdatedAt: string | null): boolean {
   const current = row ? Number(row.updated_at) : null;
   return (expectedUpdatedAt === null ? null : Date.parse(expectedUpdatedAt)) === current;
 }
 
+/** The draft's version (`updated_at`) against the one a caller read; DraftMovedError when it moved. */
 function assertDraftVersion(
   row: { updated_by: string | null; updated_at: number | string } | undefined,
   expectedUpdatedAt: string | null,
