@@ -95,8 +95,8 @@ upstream_servers() {
   fi
 }
 
-# The hosts in the upstream file, for the log: "host-a, host-b", "host-a, host-b (not ready: backup)" or
-# "host-a (not ready), host-b (not ready)".
+# The hosts in the upstream file, for the log: "host-a, host-b", "host-a, host-b (not ready: backup)",
+# "host-a, host-b (silent: left out)" or "host-a (not ready), host-b (not ready)".
 upstream_names() { sed 's/.*# //' "$servers" | paste -sd, - | sed 's/,/, /g'; }
 
 # nginx refuses to start with an empty upstream: wait (bounded) for a host's container to resolve.

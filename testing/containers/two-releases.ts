@@ -45,7 +45,8 @@ export function statusThroughProxy(port: number, requestPath: string): Promise<n
 
 /**
  * The hosts in the compose proxy's upstream as its start script (deploy/compose/proxy-start.sh) last logged them
- * ("host-a, host-b", "host-a, host-b (not ready: backup)"), from the proxy's log; null before it logged any.
+ * ("host-a, host-b", "host-a, host-b (not ready: backup)", "host-a, host-b (silent: left out)"), from the proxy's
+ * log; null before it logged any.
  */
 export function upstreamInProxyLog(log: string): string | null {
   const lines = [...log.matchAll(/^proxy: upstream(?: now)?: (.*?)(?:; nginx reloaded)?$/gm)];
