@@ -5,8 +5,7 @@
  * it. Every host sees a change at its next request.
  */
 import { storageSettingsFromEnv } from '../env-config';
-import { FeatureFlagStore, InvalidFlagError } from '../flags/feature-flag-store';
-import { TenantStore } from '../tenants/tenant-store';
+import { FeatureFlagStore, FlagTenantMissingError, InvalidFlagError } from '../flags/feature-flag-store';
 import { runCommand } from './run-command';
 import { unknownTenantsMessage } from './unknown-tenants';
 import { withStorage } from './with-storage';
@@ -79,12 +78,8 @@ async function main(args: readonly string[]): Promise<number> {
         return 0;
       }
       if (command.action === 'set') {
-        // A mistyped tenant would get a flag no tenant ever sees, said to be on.
-        const known = command.tenant === null ? [] : await new TenantStore(engine).list();
-        if (command.tenant !== null && !known.some((tenant) => tenant.id === command.tenant)) {
-          process.stderr.write(`${unknownTenantsMessage([command.tenant], known)} Nothing was changed.\n`);
-          return 1;
-        }
+        // A mistyped tenant, or one removed meanwhile, is refused by the store (FlagTenantMissingError): checked apart
+        // from the write, a tenant removed between the two kept a setting no tenant ever sees, said to be on.
         await flags.set(command.name, command.enabled, command.tenant);
         process.stdout.write(`Flag "${command.name}" is ${command.enabled ? 'on' : 'off'} ${scope(command.tenant)}.\n`);
         return 0;
@@ -96,6 +91,10 @@ async function main(args: readonly string[]): Promise<number> {
       process.stdout.write(`Flag "${command.name}" is no longer set ${scope(command.tenant)}.\n`);
       return 0;
     } catch (error) {
+      if (error instanceof FlagTenantMissingError) {
+        process.stderr.write(`${unknownTenantsMessage([error.tenant], error.known)} Nothing was changed.\n`);
+        return 1;
+      }
       if (error instanceof InvalidFlagError) {
         process.stderr.write(`${error.message}\n`);
         return 2;

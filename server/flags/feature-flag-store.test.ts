@@ -14,7 +14,7 @@ import {
   type TestApp,
   type TestAppOptions,
 } from '../../testing/server/test-app';
-import { InvalidFlagError } from './feature-flag-store';
+import { FlagTenantMissingError, InvalidFlagError } from './feature-flag-store';
 
 jest.setTimeout(60_000);
 
@@ -47,6 +47,7 @@ function flagCases(name: string, options: () => Promise<TestAppOptions>): void {
       const [first, second] = await createTwoHosts(createTestApp, slots(await options()));
       pairs.push([first, second]);
       const flags = first.app.flags;
+      await first.app.tenants.save({ id: 'acme', name: 'Acme' });
       /** The flags as the second host's next request reads them (its change stamp is read once per request). */
       const onSecond = async (tenant: string | null) => {
         await new Promise((resolve) => setImmediate(resolve));
@@ -68,6 +69,15 @@ function flagCases(name: string, options: () => Promise<TestAppOptions>): void {
       expect(await flags.unset('beta', 'acme')).toBe(false);
       expect(await onSecond('acme')).toEqual(['beta']);
       await expect(flags.set('Not A Name', true)).rejects.toThrow(InvalidFlagError);
+      // A tenant there is not (mistyped, or removed since the caller looked) gets no setting: checked apart from the
+      // write, one made while tenant:remove ran outlived the tenant.
+      const missing = flags.set('beta', true, 'gone');
+      await expect(missing).rejects.toThrow(FlagTenantMissingError);
+      await expect(missing).rejects.toMatchObject({
+        tenant: 'gone',
+        known: expect.arrayContaining([expect.objectContaining({ id: 'acme' })]),
+      });
+      expect((await flags.list()).filter((setting) => setting.tenant === 'gone')).toEqual([]);
     });
 
     it("decide on another host's next /meta which slots their rules show", async () => {

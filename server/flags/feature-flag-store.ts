@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { FLAG_NAME_PATTERN } from '../../shared';
+import { FLAG_NAME_PATTERN, type Tenant } from '../../shared';
 import type { AppSchema } from '../storage/app-schema';
 import { StampedCache } from '../storage/stamped-cache';
 import type { StorageEngine } from '../storage/storage-engine';
@@ -15,6 +15,17 @@ export class InvalidFlagError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'InvalidFlagError';
+  }
+}
+
+/** A setting for a tenant there is not (mistyped, or removed meanwhile): `known`, the tenants there are. Nothing was set. */
+export class FlagTenantMissingError extends Error {
+  constructor(
+    readonly tenant: string,
+    readonly known: readonly Tenant[],
+  ) {
+    super(`There is no tenant "${tenant}": flag settings were not changed.`);
+    this.name = 'FlagTenantMissingError';
   }
 }
 
@@ -39,17 +50,42 @@ export class FeatureFlagStore {
     return this.byTenant.get(tenant ?? GLOBAL, (key) => this.load(key));
   }
 
-  /** Sets a flag on or off, globally or for one tenant; a bad name throws InvalidFlagError. */
+  /**
+   * Sets a flag on or off, globally or for one tenant; a bad name throws InvalidFlagError, a tenant there is not
+   * FlagTenantMissingError.
+   *
+   * A tenant's setting is checked and written in one exclusive transaction, the kind `tenant:remove` counts and deletes
+   * a tenant's settings in: checked by the caller first, a setting made while the tenant was being removed landed after
+   * the removal's count (or its commit) and outlived the tenant, nowhere to be seen but in `flag list`, and back in
+   * force for a new tenant of that id.
+   */
   async set(name: string, enabled: boolean, tenant: string | null = null): Promise<void> {
     checkFlagName(name);
     const now = Date.now();
-    await this.engine.db
-      .insertInto('feature_flags')
-      .values({ name, tenant: tenant ?? GLOBAL, enabled: enabled ? 1 : 0, updated_at: now })
-      .onConflict((conflict) =>
-        conflict.columns(['name', 'tenant']).doUpdateSet({ enabled: enabled ? 1 : 0, updated_at: now }),
-      )
-      .execute();
+    const write = (db: Kysely<AppSchema>) =>
+      db
+        .insertInto('feature_flags')
+        .values({ name, tenant: tenant ?? GLOBAL, enabled: enabled ? 1 : 0, updated_at: now })
+        .onConflict((conflict) =>
+          conflict.columns(['name', 'tenant']).doUpdateSet({ enabled: enabled ? 1 : 0, updated_at: now }),
+        )
+        .execute();
+    if (tenant === null) {
+      await write(this.engine.db);
+    } else {
+      await this.engine.exclusive(async (db) => {
+        const found = await db.selectFrom('tenants').select('id').where('id', '=', tenant).executeTakeFirst();
+        if (!found) {
+          const known = await db
+            .selectFrom('tenants')
+            .select(['id', 'name'])
+            .orderBy(this.engine.dialect.tenantCreationOrder)
+            .execute();
+          throw new FlagTenantMissingError(tenant, known);
+        }
+        await write(db);
+      });
+    }
     this.engine.noteWrite();
   }
 
