@@ -56,6 +56,9 @@ describe('the account and tenant commands refuse a typo, saying what is wrong', 
       // --help and -h as an option's value are that value, read as any other (they printed the help, exit 0).
       ['user-add.ts', ['ann', '--keep-password', '--tenant', '--help'], '--tenant needs a tenant id.\n'],
       ['user-add.ts', ['ann', '--keep-password', '--role', '-h'], 'Unknown role "-h": --role must be viewer, '],
+      // An option user:add does not take is that mistake, a -h beside it or not (the help was printed, exit 0).
+      ['user-add.ts', ['ann', '--name', '-h'], 'Unknown option --name.\n'],
+      ['user-add.ts', ['-h', 'ann', '--name=Ann'], 'Unknown option --name=Ann.\n'],
       ['user-list.ts', ['--tenant', '-h'], '--tenant needs a tenant id.\n'],
       ['feature-flag.ts', ['set', 'beta', 'on', '--tenant', '-h'], '--tenant needs a tenant id.\n'],
       ['tenant-add.ts', ['acme', '--name', '-h'], '--name needs a name, not the option "-h" (--name=-h names it so). '],

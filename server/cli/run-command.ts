@@ -10,14 +10,19 @@
  * `valueOptions`: the command's options that take the next argument as their value (`--tenant <id>`). What follows
  * one is its value, `-h` too, and the command reads it as it reads any value (an error, or the value): taken for a
  * question, `user:add eve --tenant -h` printed the help and exited 0, as if the command had been understood.
+ *
+ * `knownOptions`: when given, every option the command takes (`--help` and `-h` need not be named). A command line
+ * with another option is the command's to refuse as unknown, `-h` or not: `user:add ann --name -h` printed the help
+ * and exited 0, as if `--name` were an option of user:add.
  */
 export function runCommand(
   name: string,
   main: () => Promise<number>,
   help: string,
   valueOptions: readonly string[] = [],
+  knownOptions?: readonly string[],
 ): void {
-  if (asksForHelp(process.argv.slice(2), valueOptions)) {
+  if (asksForHelp(process.argv.slice(2), valueOptions, knownOptions)) {
     process.stdout.write(`${help}\n`);
     process.exitCode = 0;
     return;
@@ -35,13 +40,24 @@ export function runCommand(
 
 /**
  * Whether the arguments ask for the command's help: `--help` or `-h` where an option may stand, not as the value
- * of one of `valueOptions` (`--tenant=-h` is a value as it is written).
+ * of one of `valueOptions` (`--tenant=-h` is a value as it is written), and, with `knownOptions`, no option outside
+ * them anywhere on the line (the command says which is unknown).
  */
-export function asksForHelp(args: readonly string[], valueOptions: readonly string[] = []): boolean {
+export function asksForHelp(
+  args: readonly string[],
+  valueOptions: readonly string[] = [],
+  knownOptions?: readonly string[],
+): boolean {
+  let asked = false;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string;
-    if (arg === '--help' || arg === '-h') return true;
+    if (arg === '--help' || arg === '-h') {
+      asked = true;
+      continue;
+    }
+    const option = arg.split('=', 1)[0] as string;
+    if (knownOptions !== undefined && arg.startsWith('-') && !knownOptions.includes(option)) return false;
     if (valueOptions.includes(arg)) i++;
   }
-  return false;
+  return asked;
 }

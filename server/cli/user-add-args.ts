@@ -17,6 +17,9 @@ export const USER_ADD_USAGE =
 /** The options that take the next argument as their value (`--tenant acme`, also written `--tenant=acme`). */
 export const USER_ADD_VALUE_OPTIONS = ['--tenant', '--role', '--permission'] as const;
 
+/** Every option user:add takes: another one is refused as unknown, before a `-h` beside it is read as asking for help. */
+export const USER_ADD_OPTIONS = [...USER_ADD_VALUE_OPTIONS, '--keep-password'] as const;
+
 export interface UserAddArgs {
   username: string;
   /** Tenants given with --tenant, in order, without repeats; empty when none was given. */
@@ -121,6 +124,9 @@ export function parseUserAddArgs(argv: readonly string[]): UserAddArgs {
       }
     } else if (arg === '--keep-password') {
       keepPassword = true;
+    } else if (arg === '--help' || arg === '-h') {
+      // Here only beside an option user:add does not take (runCommand answers it otherwise): that one is named.
+      continue;
     } else if (arg.startsWith('-')) {
       throw new UsageError(`Unknown option ${arg}.`);
     } else {

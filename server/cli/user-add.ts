@@ -32,6 +32,7 @@ import {
   parseUserAddArgs,
   UsageError,
   USER_ADD_USAGE,
+  USER_ADD_OPTIONS,
   USER_ADD_VALUE_OPTIONS,
   type UserAddArgs,
 } from './user-add-args';
@@ -253,4 +254,5 @@ runCommand(
   main,
   `Adds a staff account, or changes an existing one: its current password or --keep-password keeps it.\n${USER_ADD_USAGE}`,
   USER_ADD_VALUE_OPTIONS,
+  USER_ADD_OPTIONS,
 );
