@@ -6,6 +6,11 @@ export const ERROR_STATUS = {
   invalid_request: 400,
   unauthenticated: 401,
   forbidden: 403,
+  /**
+   * A sign-in naming a tenant (`POST /login`'s `tenant`) the account is not in: no session is made. Asked again
+   * without `tenant`, it starts in the account's first tenant.
+   */
+  not_in_tenant: 403,
   not_found: 404,
   method_not_allowed: 405,
   /** The request did not arrive whole within REQUEST_TIMEOUT_MS (or its headers within HEADERS_TIMEOUT_MS). */
@@ -65,6 +70,17 @@ export const ERROR_MESSAGES = {
   unavailable: 'The service is temporarily unavailable. Try again shortly.',
   signInBusy: 'Too many sign-ins at this moment. Try again in a few seconds.',
 } as const;
+
+/**
+ * The message of a sign-in refused (403 `not_in_tenant`) for a tenant the account is not in: it landed in the
+ * account's first tenant, saying nothing, and the user then worked there taking it for the one they asked for.
+ */
+export function notInTenantMessage(tenant: string): string {
+  return (
+    `Your account is not in tenant "${tenant}" (removed from it, or never added): nothing was signed in. ` +
+    'Sign in without a tenant to work in your first one, or ask an administrator to add you to it.'
+  );
+}
 
 /**
  * The 403 of a team token (or any bearer token) sent without a session to a route that only staff use: what a team

@@ -171,6 +171,7 @@ export {
   ERROR_STATUS,
   ERROR_MESSAGES,
   isErrorBody,
+  notInTenantMessage,
   payloadTooLargeMessage,
   signOutNotEndedMessage,
   teamTokenNotServedMessage,

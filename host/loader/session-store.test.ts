@@ -1,6 +1,7 @@
 import {
   HOST_REFRESH_EVENT,
   HOST_SESSION_EVENT,
+  notInTenantMessage,
   type CurrentUser,
   type HostSessionDetail,
   type MePayload,
@@ -11,13 +12,17 @@ import {
 import { createFakeApi, UNAUTHENTICATED, type FakeApi } from '../../testing/host/fake-api';
 import { fakeTabWindow } from '../../testing/host/fake-broadcast-channel';
 import { ApiError } from './api-client';
-import { createPageClient, SessionStore } from './session-store';
+import { createPageClient, leftTenantMessage, SessionStore } from './session-store';
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 /** One browser's session on the server, shared by its tabs: who is signed in, and in which tenant. */
 function browserSession() {
-  const state: { username: string | null; tenant: string } = { username: 'admin', tenant: 'acme' };
+  const state: { username: string | null; tenant: string; removedFrom: string[] } = {
+    username: 'admin',
+    tenant: 'acme',
+    removedFrom: [],
+  };
   const me = (): MePayload => {
     const user: CurrentUser = {
       username: state.username ?? '',
@@ -43,7 +48,11 @@ function browserSession() {
         return { status: 204 };
       },
       'POST /login': (request) => {
-        state.username = (request.body as { username: string }).username;
+        const { username, tenant } = request.body as { username: string; tenant?: string };
+        if (tenant !== undefined && state.removedFrom.includes(tenant)) {
+          return { status: 403, body: { error: { code: 'not_in_tenant', message: notInTenantMessage(tenant) } } };
+        }
+        state.username = username;
         return { body: me() };
       },
     });
@@ -139,6 +148,32 @@ describe('SessionStore across the tabs of one browser', () => {
       expect(loginBodies().slice(1)).toEqual([
         { username: 'admin', password: 'x' },
         { username: 'editor', password: 'x' },
+      ]);
+    } finally {
+      stop();
+    }
+  });
+
+  it('says so when the account left the tenant the page showed, and signs in next in its first', async () => {
+    const { session, a, apiA, stop } = await twoTabs();
+    try {
+      await a.switchTenant('globex');
+      session.state.tenant = 'acme';
+      a.expire();
+      await followed();
+      // Removed from Globex while signed out: the server refuses it (it signed in to Acme without a word).
+      session.state.removedFrom = ['globex'];
+      const refused = await a.signIn({ username: 'admin', password: 'x' }).catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(ApiError);
+      expect(refused).toMatchObject({ status: 403, code: 'not_in_tenant', message: leftTenantMessage('Globex') });
+      expect(a.snapshot()).toMatchObject({ status: 'anonymous', user: null });
+
+      await a.signIn({ username: 'admin', password: 'x' });
+      expect(a.snapshot()).toMatchObject({ status: 'authenticated', scope: 'user:admin@acme' });
+      const logins = apiA.requests.filter((request) => request.method === 'POST' && request.path === '/login');
+      expect(logins.map((request) => request.body)).toEqual([
+        { username: 'admin', password: 'x', tenant: 'globex' },
+        { username: 'admin', password: 'x' },
       ]);
     } finally {
       stop();

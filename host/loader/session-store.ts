@@ -4,6 +4,7 @@ import {
   HOST_REFRESH_EVENT,
   HOST_SESSION_EVENT,
   postTenantSwitch,
+  tenantName,
   type HostSessionDetail,
   type CurrentUser,
   type LoginRequest,
@@ -31,6 +32,17 @@ export interface SessionOutage {
   failures: number;
   /** A GET /me is on its way: the page says it is trying, and does not ask twice. */
   checking: boolean;
+}
+
+/**
+ * What the sign-in page says when signing in again was refused for the tenant the page showed (403 `not_in_tenant`):
+ * the account was removed from it while signed out. The next sign-in asks for no tenant, and starts in its first.
+ */
+export function leftTenantMessage(tenant: string): string {
+  return (
+    `Your account no longer belongs to ${tenant}, where this page was when your session ended. Sign in again to ` +
+    'work in your first tenant.'
+  );
 }
 
 /** Who is signed in, as the shell reads it (`useSession()`), with what changes it. */
@@ -165,7 +177,7 @@ export class SessionStore extends ExternalStore<Session> {
    * signing in again as them asks for that tenant, so the page comes back where its work was rather than in their
    * first tenant. A sign-out forgets it.
    */
-  private endedIn: { username: string; tenant: string } | null = null;
+  private endedIn: { username: string; tenant: string; tenantName: string } | null = null;
   /** The GET /me of followSessionChange on its way, shared by the calls made meanwhile; null otherwise. */
   private following: Promise<void> | null = null;
   /** Why another tab said the session ended, for followSessionChange's GET /me on its way; null when none said. */
@@ -211,7 +223,16 @@ export class SessionStore extends ExternalStore<Session> {
       const ended = this.endedIn;
       const again = ended !== null && sameUsername(ended.username, credentials.username);
       const request: LoginRequest = again ? { ...credentials, tenant: ended.tenant } : credentials;
-      const payload = await this.client.post<MePayload>('/login', request);
+      let payload: MePayload;
+      try {
+        payload = await this.client.post<MePayload>('/login', request);
+      } catch (error) {
+        // Removed from that tenant meanwhile: the server refuses rather than start elsewhere without a word (it
+        // did). Said in the page's words, the tenant forgotten: the next sign-in starts in the account's first.
+        if (!again || !(error instanceof ApiError) || error.code !== 'not_in_tenant') throw error;
+        this.endedIn = null;
+        throw new ApiError(error.status, error.code, leftTenantMessage(ended.tenantName));
+      }
       // Still signed out meanwhile: the sign-in page stays, saying it signs in, with only public slots on screen.
       if (this.prepareSignIn) await this.prepareSignIn(payload.user);
       this.settle(payload.user, false, payload.session);
@@ -406,7 +427,8 @@ export class SessionStore extends ExternalStore<Session> {
     const stillExpired = user === null && expired && (previous.status === 'authenticated' || previous.expired);
     if (user !== null) this.endedIn = null;
     else if (expired && previous.user !== null) {
-      this.endedIn = { username: previous.user.username, tenant: previous.user.currentTenant };
+      const tenant = previous.user.currentTenant;
+      this.endedIn = { username: previous.user.username, tenant, tenantName: tenantName(previous.user, tenant) };
     } else if (!expired) this.endedIn = null;
     this.publishState({
       time: user && time ? { payload: time, receivedAt: Date.now() } : null,

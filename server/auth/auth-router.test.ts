@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import request from 'supertest';
-import { ERROR_MESSAGES, STAFF_PERMISSIONS, type MePayload } from '../../shared';
+import { ERROR_MESSAGES, notInTenantMessage, STAFF_PERMISSIONS, type MePayload } from '../../shared';
 import {
   addUser,
   createDemoApp,
@@ -34,17 +34,26 @@ describe('sign-in, session and tenants', () => {
   const http = () => request(testApp.app.handler);
 
   describe('POST /login', () => {
-    it('starts in the tenant the page asks for when the account is in it, else in its first', async () => {
+    it('starts in the tenant the page asks for when the account is in it, and refuses one it is not in', async () => {
       const asked = await http().post('/login').send({ username: 'admin', password: DEMO_PASSWORD, tenant: 'globex' });
       expect((asked.body as MePayload).user.currentTenant).toBe('globex');
       const agent = request.agent(testApp.app.handler);
       await agent.post('/login').send({ username: 'admin', password: DEMO_PASSWORD, tenant: 'globex' }).expect(200);
       expect(((await agent.get('/me').expect(200)).body as MePayload).user.currentTenant).toBe('globex');
 
-      const notAMember = await http()
+      // It signed in to the account's first tenant without a word, the user taking it for the one asked.
+      const outsider = request.agent(testApp.app.handler);
+      const notAMember = await outsider
         .post('/login')
         .send({ username: 'admin', password: DEMO_PASSWORD, tenant: 'initech' });
-      expect((notAMember.body as MePayload).user.currentTenant).toBe('acme');
+      expect([notAMember.status, notAMember.body]).toEqual([
+        403,
+        { error: { code: 'not_in_tenant', message: notInTenantMessage('initech') } },
+      ]);
+      expect(notAMember.headers['set-cookie']).toBeUndefined();
+      await outsider.get('/me').expect(401);
+      const withoutTenant = await outsider.post('/login').send({ username: 'admin', password: DEMO_PASSWORD });
+      expect((withoutTenant.body as MePayload).user.currentTenant).toBe('acme');
 
       const notAnId = await http().post('/login').send({ username: 'admin', password: DEMO_PASSWORD, tenant: 7 });
       expect(notAnId.status).toBe(400);

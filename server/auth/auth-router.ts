@@ -1,6 +1,6 @@
 import express, { type RequestHandler, type Router } from 'express';
 import type passport from 'passport';
-import { ERROR_MESSAGES, isPlainObject, type TenantSwitchRequest } from '../../shared';
+import { ERROR_MESSAGES, isPlainObject, notInTenantMessage, type TenantSwitchRequest } from '../../shared';
 import { HttpError } from '../http/http-error';
 import { jsonRoute } from '../http/json-route';
 import { isPageNavigation } from '../http/page-navigation';
@@ -61,10 +61,20 @@ export function createAuthRouter(options: AuthRouterOptions): Router {
           return;
         }
         options.tenants.membershipsOf(user.id).then((memberships) => {
-          // The tenant the page asks for (it showed it when its session ended), if the account is in it.
+          // The tenant the page asks for (it showed it when its session ended): one the account is not in is refused,
+          // rather than signed in to its first tenant without a word, the user then working there taking it for the
+          // one asked (the host asks again without it, and says why: session-store.ts).
           const context = tenantContext(user, memberships, credentials.tenant);
           if (!context) {
             next(new HttpError('forbidden', NO_TENANT_MESSAGE));
+            return;
+          }
+          if (credentials.tenant !== undefined && context.current.id !== credentials.tenant) {
+            req.log.info(
+              { user: user.username, client: req.ip, tenant: credentials.tenant },
+              'sign-in refused: not in that tenant',
+            );
+            next(new HttpError('not_in_tenant', notInTenantMessage(credentials.tenant)));
             return;
           }
           // passport regenerates the session here: whatever session id the browser had before is not the new one.
