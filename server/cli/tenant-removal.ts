@@ -74,8 +74,9 @@ export function holdsData(data: TenantData): boolean {
  * their sign-in with it. `planOnly`: checks and counts, changes nothing (what a command shows before asking).
  *
  * Sessions working in the tenant move to their account's first tenant at their next request, as for any membership
- * removed (current-tenant.ts). Placement rules and canaries that name the tenant are not changed: they then match
- * nobody, and the placements editor says so at the next publish.
+ * removed (current-tenant.ts). Placement rules and canaries that name the tenant are not changed: a rule needing it
+ * then holds for nobody and refuses the next publish of the placements until edited, a canary of it alone reaches
+ * nobody; tenant:remove names them (tenant-references.ts).
  */
 export async function removeTenant(
   engine: StorageEngine,

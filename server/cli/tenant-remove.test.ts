@@ -1,11 +1,13 @@
 import http from 'node:http';
 import { sql } from 'kysely';
 import request from 'supertest';
-import { OPERATOR_ROLE, type MePayload } from '../../shared';
+import { OPERATOR_ROLE, type JsonValue, type MePayload } from '../../shared';
 import { describeWithPostgres, PostgresServer } from '../../testing/server/postgres-server';
 import { runServerCommand, type CommandRun } from '../../testing/server/run-server-command';
 import { addUser, createTestApp, sessionCookieOf, type TestApp } from '../../testing/server/test-app';
 import type { App } from '../app';
+import { PlacementsStore } from '../placements/placements-store';
+import { ReleaseStore } from '../releases/release-store';
 import type { SqliteEngine } from '../storage/sqlite-engine';
 
 jest.setTimeout(90_000);
@@ -120,6 +122,70 @@ describe('npm run tenant:remove', () => {
     expect(await run(['initech', '--yes'])).toEqual({
       code: 0,
       stdout: `Removed tenant "initech" (Initech) with 0 memberships from ${testApp.databasePath}.\n`,
+      stderr: '',
+    });
+  });
+
+  it('names the placement rules and canaries that name the tenant, before asking and once removed', async () => {
+    const engine = testApp.app.storage;
+    const rule = (tenants: string[]): JsonValue => ({ $any: [{ roles: ['operator'] }, { $not: { tenants } }] });
+    await new PlacementsStore(engine).publish({
+      document: {
+        remotes: [
+          {
+            name: 'team_marketing',
+            slots: {
+              'dashboard-before-cards': [
+                { component: 'Banner', visibleWhen: { tenants: ['initech'] } },
+                { component: 'Promo', visibleWhen: { tenants: ['acme'] } },
+              ],
+            },
+            forms: { notes: [{ component: 'NoteHint', visibleWhen: rule(['globex', 'initech']) }] },
+          },
+        ],
+      },
+      action: 'publish',
+      restored: null,
+      actor: 'zoe',
+      checkedAgainst: 0,
+      setDraft: false,
+    });
+    // A draft saved since, not published: its rules are named apart.
+    const drafted = { component: 'Chart', visibleWhen: { tenants: ['initech'] } };
+    await new PlacementsStore(engine).saveDraft(
+      { remotes: [{ name: 'team_records', slots: { 'dashboard-before-cards': [drafted] } }] },
+      'zoe',
+    );
+    const releases = new ReleaseStore(engine);
+    const canary = (remote: string, percent: number, tenants: string[]) =>
+      releases.changeRollout({
+        remote,
+        action: 'canary',
+        actor: 'zoe',
+        next: { active: '1.0.0', canary: { version: '1.1.0', percent, tenants } },
+      });
+    await canary('team_marketing', 0, ['initech']);
+    await canary('team_records', 10, ['initech', 'acme']);
+    const named = [
+      'Named by the rules of the placements in force (kept): Banner of team_marketing at dashboard-before-cards, ' +
+        'NoteHint of team_marketing at resource form "notes". A rule that needs "initech" then holds for nobody, and ' +
+        'the next publish of the placements is refused until no rule names "initech" (the placements editor lists ' +
+        'them; take "initech" out of each).',
+      'Named by the rules of the saved placements draft (kept): Chart of team_records at dashboard-before-cards. It ' +
+        'cannot be published until they no longer name "initech".',
+      'Named by the canary of team_marketing 1.1.0 (kept): it then reaches nobody: end it on the releases page.',
+      'Named by the canary of team_records 1.1.0 (kept): it goes on for its other tenants and 10 % of the users, and ' +
+        'is changed only without "initech" in its tenants.',
+      'A tenant made later with the id "initech" would be named by them again.',
+    ].join('\n');
+
+    // Said before the question (here: the refusal for want of a terminal), then with what was removed.
+    const asked = await run(['initech']);
+    expect(asked.code).toBe(1);
+    expect(asked.stderr.startsWith(`${named}\nRefused: there is no terminal to confirm on.`)).toBe(true);
+    expect(await run(['initech', '--yes'])).toEqual({
+      code: 0,
+      stdout: `Removed tenant "initech" (Initech) with 0 memberships from ${testApp.databasePath}.\n${named}\n`,
       stderr: '',
     });
   });

@@ -2,7 +2,8 @@
  * `npm run tenant:remove -- <id> [--with-data] [--yes]`: removes a tenant from the database (PostgreSQL at
  * DATABASE_URL, else the SQLite file at DATABASE_PATH) with its memberships. A tenant that still holds records,
  * restorable deleted records or feature flag settings is refused, with the counts, unless `--with-data` says to delete
- * them too. Accounts left in no tenant are kept and named (they cannot sign in until given one). On a terminal it
+ * them too. Accounts left in no tenant are kept and named (they cannot sign in until given one), as are the placement
+ * rules and canaries that name the tenant (kept: tenant-references.ts says what becomes of them). On a terminal it
  * asks first; without one, `--yes` is required.
  */
 import { storageSettingsFromEnv } from '../env-config';
@@ -22,6 +23,7 @@ import { confirmRemoval, notConfirmedMessage } from './confirm-removal';
 import { lastAdministratorMessage } from './last-administrator-message';
 import { nextCommand } from './next-command';
 import { runCommand } from './run-command';
+import { describeReferences, readTenantReferences } from './tenant-references';
 import { unknownTenantsMessage } from './unknown-tenants';
 import { withStorage } from './with-storage';
 
@@ -76,6 +78,10 @@ async function remove(
 ): Promise<number> {
   const plan = await removeTenant(engine, id, { withData, planOnly: true });
   const flags = withData ? ' --with-data --yes' : ' --yes';
+  // What names the tenant stays (placement rules, canaries): said before the question, and again once removed, so
+  // a rule that then holds for nobody, or the publish it refuses, is no surprise found later in the placements editor.
+  const named = describeReferences(plan.id, await readTenantReferences(engine, plan.id));
+  if (!yes && named.length > 0) process.stderr.write(`${named.join('\n')}\n`);
   const confirmation = await confirmRemoval(`Remove ${describe(plan)} from ${where}?`, yes);
   if (confirmation !== 'confirmed') {
     process.stderr.write(`${notConfirmedMessage(confirmation, nextCommand('tenant:remove', `${plan.id}${flags}`))}\n`);
@@ -84,6 +90,7 @@ async function remove(
   // Checked and counted again in the removing transaction: an answer typed slowly may follow another change.
   const removed = await removeTenant(engine, plan.id, { withData });
   const lines = [`Removed ${describe(removed)} from ${where}.`];
+  lines.push(...describeReferences(removed.id, await readTenantReferences(engine, removed.id)));
   if (removed.leftWithoutTenant.length > 0) {
     lines.push(
       `Left in no tenant, so unable to sign in (kept): ${removed.leftWithoutTenant.join(', ')}. Give one a tenant ` +

@@ -1,0 +1,135 @@
+import { isPlainObject } from '../../shared';
+import { PlacementsStore } from '../placements/placements-store';
+import { ReleaseStore } from '../releases/release-store';
+import type { StorageEngine } from '../storage/storage-engine';
+
+/** A slot of a placements document whose `visibleWhen` names the tenant. */
+export interface SlotNamingTenant {
+  remote: string;
+  /** The location, or `resource form "<resource>"` for a form slot. */
+  location: string;
+  component: string;
+}
+
+/** A canary that names the tenant: every user of it gets the canary. */
+export interface CanaryNamingTenant {
+  remote: string;
+  version: string;
+  percent: number;
+  /** The canary names no other tenant and gives no share: it reaches nobody once the tenant is gone. */
+  onlyThisTenant: boolean;
+}
+
+/**
+ * What names a tenant outside its own data, and stays when it is removed (tenant:remove changes neither the
+ * placements nor the releases): the slots of the placements in force and of the saved draft whose rules name it, and
+ * the canaries given to it. Read only.
+ */
+export interface TenantReferences {
+  placementsInForce: readonly SlotNamingTenant[];
+  /** The saved draft's, when a draft is saved and it is not the document in force. */
+  draft: readonly SlotNamingTenant[];
+  canaries: readonly CanaryNamingTenant[];
+}
+
+export async function readTenantReferences(engine: StorageEngine, id: string): Promise<TenantReferences> {
+  const placements = new PlacementsStore(engine);
+  const [latest, draft, rollouts] = await Promise.all([
+    placements.latest(),
+    placements.draft(),
+    new ReleaseStore(engine).rollouts(),
+  ]);
+  const inForce = latest ? slotsNaming(latest.document, id) : [];
+  const drafted =
+    draft && JSON.stringify(draft.document) !== JSON.stringify(latest?.document ?? null)
+      ? slotsNaming(draft.document, id)
+      : [];
+  const canaries = rollouts.flatMap(({ remote, canary }) =>
+    canary?.tenants.includes(id)
+      ? [
+          {
+            remote,
+            version: canary.version,
+            percent: canary.percent,
+            onlyThisTenant: canary.percent === 0 && canary.tenants.every((tenant) => tenant === id),
+          },
+        ]
+      : [],
+  );
+  return { placementsInForce: inForce, draft: drafted, canaries };
+}
+
+export function namesTenant(references: TenantReferences): boolean {
+  return references.placementsInForce.length + references.draft.length + references.canaries.length > 0;
+}
+
+/**
+ * What tenant:remove says of them, one line each, before it asks and once it removed the tenant: what names the
+ * tenant, and what becomes of it. Empty when nothing does.
+ */
+export function describeReferences(id: string, references: TenantReferences): string[] {
+  const lines: string[] = [];
+  const slots = (list: readonly SlotNamingTenant[]) =>
+    list.map((slot) => `${slot.component} of ${slot.remote} at ${slot.location}`).join(', ');
+  if (references.placementsInForce.length > 0) {
+    lines.push(
+      `Named by the rules of the placements in force (kept): ${slots(references.placementsInForce)}. A rule that ` +
+        `needs "${id}" then holds for nobody, and the next publish of the placements is refused until no rule names ` +
+        `"${id}" (the placements editor lists them; take "${id}" out of each).`,
+    );
+  }
+  if (references.draft.length > 0) {
+    lines.push(
+      `Named by the rules of the saved placements draft (kept): ${slots(references.draft)}. It cannot be published ` +
+        `until they no longer name "${id}".`,
+    );
+  }
+  for (const canary of references.canaries) {
+    const after = canary.onlyThisTenant
+      ? 'it then reaches nobody: end it on the releases page'
+      : `it goes on for its other tenants${canary.percent > 0 ? ` and ${canary.percent} % of the users` : ''}, and ` +
+        `is changed only without "${id}" in its tenants`;
+    lines.push(`Named by the canary of ${canary.remote} ${canary.version} (kept): ${after}.`);
+  }
+  if (lines.length > 0) {
+    lines.push(`A tenant made later with the id "${id}" would be named by them again.`);
+  }
+  return lines;
+}
+
+/** The slots of a placements document (as stored: checked when published, read here without trusting it). */
+function slotsNaming(document: unknown, id: string): SlotNamingTenant[] {
+  if (!isPlainObject(document) || !Array.isArray(document.remotes)) return [];
+  return document.remotes.flatMap((entry) => {
+    if (!isPlainObject(entry) || typeof entry.name !== 'string') return [];
+    const remote = entry.name;
+    const inLists = (lists: unknown, where: (key: string) => string) =>
+      isPlainObject(lists)
+        ? Object.entries(lists).flatMap(([key, slots]) =>
+            Array.isArray(slots)
+              ? slots.flatMap((slot) =>
+                  isPlainObject(slot) && ruleNames(slot.visibleWhen, id)
+                    ? [{ remote, location: where(key), component: String(slot.component) }]
+                    : [],
+                )
+              : [],
+          )
+        : [];
+    return [
+      ...inLists(entry.slots, (location) => location),
+      ...inLists(entry.forms, (resource) => `resource form "${resource}"`),
+    ];
+  });
+}
+
+/** Whether a rule names the tenant in a `tenants` list, at any depth of `$all`, `$any` and `$not`. */
+function ruleNames(rule: unknown, id: string): boolean {
+  if (!isPlainObject(rule)) return false;
+  if (Array.isArray(rule.tenants) && rule.tenants.includes(id)) return true;
+  const parts = [
+    ...(Array.isArray(rule.$all) ? rule.$all : []),
+    ...(Array.isArray(rule.$any) ? rule.$any : []),
+    ...(rule.$not === undefined ? [] : [rule.$not]),
+  ];
+  return parts.some((part) => ruleNames(part, id));
+}
