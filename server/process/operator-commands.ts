@@ -18,6 +18,7 @@ const COMMAND_FILES = {
   'remotes:reload': 'remotes-reload.js',
   'db:copy': 'db-copy.js',
   'db:backup': 'db-backup.js',
+  'db:restore': 'db-restore.js',
   flag: 'feature-flag.js',
 } as const;
 

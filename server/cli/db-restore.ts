@@ -1,0 +1,87 @@
+/**
+ * `npm run db:restore -- <backup file>`: puts a backup made by db:backup in place of the SQLite database at
+ * DATABASE_PATH (else ./data/app.db), the server stopped, keeping the database as it was beside it. On PostgreSQL
+ * (DATABASE_URL set) a restore is pg_restore's (docs/operators/scaling.md).
+ */
+import path from 'node:path';
+import { SESSION_SECRET_FILE } from '../config/session-secret';
+import { databasePathFromEnv } from '../env-config';
+import { RELEASE_SCHEMA_VERSION } from '../storage/migrations';
+import { restoreSqlite, RestoreRefused, type SqliteRestore } from '../storage/sqlite-restore';
+import { runCommand } from './run-command';
+import { commandLine } from '../process/operator-commands';
+
+export const DB_RESTORE_USAGE = `usage: ${commandLine('db:restore', '<backup file>')}`;
+
+async function main(args: readonly string[]): Promise<number> {
+  const [backup] = args;
+  const option = args.find((arg) => arg.startsWith('--'));
+  const problem =
+    option !== undefined
+      ? `Unknown option ${option}.`
+      : backup === undefined
+        ? 'Name the backup file to restore.'
+        : args.length > 1
+          ? `Give one backup file, not ${args.length}: ${args.map((arg) => `"${arg}"`).join(', ')}.`
+          : null;
+  if (problem !== null || backup === undefined) {
+    process.stderr.write(`${problem ? `${problem}\n` : ''}${DB_RESTORE_USAGE}\n`);
+    return 2;
+  }
+  if (process.env.DATABASE_URL?.trim()) {
+    process.stderr.write(
+      'DATABASE_URL is set: the data is in PostgreSQL, restored with pg_restore (docs/operators/scaling.md).\n',
+    );
+    return 2;
+  }
+  const database = databasePathFromEnv(process.env);
+  try {
+    const besideDatabase = { [SESSION_SECRET_FILE]: 'the server reads as its cookie secret' };
+    const restored = await restoreSqlite(backup, database, { besideDatabase });
+    process.stdout.write(restoredMessage(path.resolve(backup), restored));
+    return 0;
+  } catch (error) {
+    if (!(error instanceof RestoreRefused)) throw error;
+    process.stderr.write(`${error.message} Nothing was changed.\n`);
+    return 1;
+  }
+}
+
+runCommand(
+  'db:restore',
+  () => main(process.argv.slice(2)),
+  'Puts a backup made by db:backup in place of the SQLite database, the server stopped; the database as it was is ' +
+    `kept beside it.\n${DB_RESTORE_USAGE}`,
+);
+
+function restoredMessage(backup: string, restored: SqliteRestore): string {
+  const lines = [
+    `Restored ${backup} to ${restored.database} (schema ${restored.schemaVersion}, ` +
+      `${counted(restored.accounts, 'account')}, ${counted(restored.records, 'record')}).`,
+  ];
+  if (restored.kept !== null) {
+    const damaged = restored.damaged === undefined ? '' : ` (damaged, SQLite: ${restored.damaged}; kept as it was)`;
+    lines.push(`The database as it was${damaged} is kept in ${restored.kept}; delete it once the restore is checked.`);
+  }
+  if (restored.schemaVersion < RELEASE_SCHEMA_VERSION) {
+    lines.push(
+      `The backup is at schema ${restored.schemaVersion}, older than this release's (${RELEASE_SCHEMA_VERSION}): the ` +
+        'next start migrates it. Until then, the other commands of this release refuse it.',
+    );
+  }
+  lines.push(`Start the server and check its log. ${keepSecret(restored.database)}`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** The sessions in the backup verify only with the secret that signed their cookies (db-backup.ts says so too). */
+function keepSecret(database: string): string {
+  if (process.env.SESSION_SECRET?.trim()) {
+    return 'Start it with the SESSION_SECRET it had when the backup was made, or every session ends.';
+  }
+  const file = path.join(path.dirname(database), SESSION_SECRET_FILE);
+  return `Sessions go on only with the ${file} of the installation the backup was made on; without it, each ends.`;
+}
+
+function counted(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
