@@ -60,7 +60,7 @@ function restoredMessage(backup: string, restored: SqliteRestore): string {
       `${counted(restored.accounts, 'account')}, ${counted(restored.records, 'record')}).`,
   ];
   if (restored.kept !== null) {
-    const damaged = restored.damaged === undefined ? '' : ` (damaged, SQLite: ${restored.damaged}; kept as it was)`;
+    const damaged = restored.damaged === undefined ? '' : ` (damaged: ${restored.damaged}; kept as it was)`;
     lines.push(`The database as it was${damaged} is kept in ${restored.kept}; delete it once the restore is checked.`);
   }
   if (restored.schemaVersion < RELEASE_SCHEMA_VERSION) {

@@ -135,7 +135,9 @@ function unreadable(error: unknown, backup: string): unknown {
   const { code, message } = error as { code?: unknown; message?: string };
   if (code === 'SQLITE_NOTADB') return new RestoreRefused(`${backup} is not a SQLite database (SQLite: ${message}).`);
   if (typeof code === 'string' && code.startsWith('SQLITE_CORRUPT')) {
-    return new RestoreRefused(`${backup} is damaged (SQLite: ${message}): it cannot be restored. Restore an earlier backup.`);
+    return new RestoreRefused(
+      `${backup} is damaged (SQLite: ${message}): it cannot be restored. Restore an earlier backup.`,
+    );
   }
   return error;
 }

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import Database from 'better-sqlite3';
 
 /**
@@ -9,7 +10,7 @@ import Database from 'better-sqlite3';
  */
 export interface RestoreLock {
   /**
-   * SQLite's words when the file is no database or a damaged one: then no lock is held (none can be), and its `-wal`
+   * What is wrong, when the file is no database or a damaged one: then no lock is held (none can be), and its `-wal`
    * and `-shm` files are its own still, to be kept with it.
    */
   damaged?: string;
@@ -29,6 +30,10 @@ export interface RestoreLock {
  *   (often why one restores) is no refusal: it is kept aside as it is.
  */
 export function lockForRestore(database: string): RestoreLock | null {
+  // Not opened by SQLite at all: closing it, SQLite removed the -wal beside a file that is no database.
+  if (!hasSqliteHeader(database)) {
+    return { damaged: 'it does not begin with the SQLite header', foldLog: () => undefined, release: () => undefined };
+  }
   let db: Database.Database | undefined;
   try {
     db = new Database(database, { fileMustExist: true });
@@ -41,7 +46,7 @@ export function lockForRestore(database: string): RestoreLock | null {
     const { code, message } = error as { code?: unknown; message?: string };
     if (code === 'SQLITE_BUSY') return null;
     if (code === 'SQLITE_NOTADB' || (typeof code === 'string' && code.startsWith('SQLITE_CORRUPT'))) {
-      return { damaged: String(message), foldLog: () => undefined, release: () => undefined };
+      return { damaged: `SQLite: ${String(message)}`, foldLog: () => undefined, release: () => undefined };
     }
     throw error;
   }
@@ -54,4 +59,16 @@ export function lockForRestore(database: string): RestoreLock | null {
     },
     release: () => held.close(),
   };
+}
+
+const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
+
+function hasSqliteHeader(file: string): boolean {
+  const header = Buffer.alloc(SQLITE_HEADER.length);
+  const handle = fs.openSync(file, 'r');
+  try {
+    return fs.readSync(handle, header, 0, header.length, 0) === header.length && header.equals(SQLITE_HEADER);
+  } finally {
+    fs.closeSync(handle);
+  }
 }

@@ -12,7 +12,7 @@ export interface SqliteRestore extends RestorableBackup {
   database: string;
   /** Where the database as it was before is kept; null where there was none. */
   kept: string | null;
-  /** SQLite's words when the database replaced was damaged (kept as it was, with its -wal and -shm files). */
+  /** What was wrong when the database replaced was damaged (kept as it was, with its -wal and -shm files). */
   damaged?: string;
 }
 
@@ -32,10 +32,7 @@ export interface SqliteRestore extends RestorableBackup {
 export async function restoreSqlite(
   backup: string,
   database: string,
-  {
-    besideDatabase = {},
-    now = new Date(),
-  }: { besideDatabase?: Readonly<Record<string, string>>; now?: Date } = {},
+  { besideDatabase = {}, now = new Date() }: { besideDatabase?: Readonly<Record<string, string>>; now?: Date } = {},
 ): Promise<SqliteRestore> {
   const from = path.resolve(backup);
   const target = databaseFile(path.resolve(database));
@@ -52,11 +49,13 @@ export async function restoreSqlite(
   const refusal = backupDestinationRefusal(target, kept ?? `${target}.before-restore`, besideDatabase);
   if (refusal !== null) throw new RestoreRefused(unsafeFolder(refusal, folder));
   if (!exists) {
-    const left = ['-wal', '-shm', '-journal'].map((suffix) => `${target}${suffix}`).filter((file) => fs.existsSync(file));
+    const left = ['-wal', '-shm', '-journal']
+      .map((suffix) => `${target}${suffix}`)
+      .filter((file) => fs.existsSync(file));
     if (left.length > 0) {
       throw new RestoreRefused(
         `${left.join(' and ')} ${left.length === 1 ? 'is' : 'are'} there without the database ${target}: SQLite ` +
-          'would take them for the restored file\'s own and replay them onto it. Move them away first.',
+          "would take them for the restored file's own and replay them onto it. Move them away first.",
       );
     }
   }
@@ -74,7 +73,8 @@ export async function restoreSqlite(
   let placed = false;
   const removeCopies = (): void => {
     if (placed) return;
-    if (made) for (const suffix of ['', '-journal', '-wal', '-shm']) fs.rmSync(`${temporary}${suffix}`, { force: true });
+    if (made)
+      for (const suffix of ['', '-journal', '-wal', '-shm']) fs.rmSync(`${temporary}${suffix}`, { force: true });
     if (linked && kept !== null) fs.rmSync(kept, { force: true });
   };
   const stopWatching = onInterruption(removeCopies);
@@ -128,7 +128,10 @@ function databaseFile(database: string): string {
 
 /** `<database>.before-restore-2026-11-30T15-04-05Z`: sortable, and with no `:` (not allowed on some shares). */
 function keptName(target: string, now: Date): string {
-  const time = now.toISOString().replace(/\.\d+Z$/, 'Z').replaceAll(':', '-');
+  const time = now
+    .toISOString()
+    .replace(/\.\d+Z$/, 'Z')
+    .replaceAll(':', '-');
   const name = `${target}.before-restore-${time}`;
   if (!fs.existsSync(name)) return name;
   for (let n = 2; ; n++) if (!fs.existsSync(`${name}-${n}`)) return `${name}-${n}`;
