@@ -4,6 +4,8 @@
  * where there is none, and over a damaged one.
  */
 import Database from 'better-sqlite3';
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { runServerCommand, type CommandRun } from '../../testing/server/run-server-command';
@@ -47,13 +49,18 @@ function tenantsIn(file: string): string[] {
   }
 }
 
-/** Every file of the folder with its bytes: what "nothing was changed" is checked against. */
+/** Every file of the folder with its bytes' hash: what "nothing was changed" is checked against. */
 function snapshot(): Record<string, string> {
   return Object.fromEntries(
     fs
       .readdirSync(dir.path)
       .sort()
-      .map((name) => [name, fs.readFileSync(path.join(dir.path, name)).toString('base64')]),
+      .map((name) => [
+        name,
+        createHash('sha256')
+          .update(fs.readFileSync(path.join(dir.path, name)))
+          .digest('hex'),
+      ]),
   );
 }
 
@@ -220,5 +227,38 @@ describe('npm run db:restore', () => {
     expect(fs.readdirSync(dir.path).sort()).toEqual(['app.db', kept, `${kept}-shm`, `${kept}-wal`, 'backup.db']);
     expect(fs.readFileSync(path.join(dir.path, `${kept}-wal`), 'utf8')).toBe('its log');
     expect(tenantsIn(database)).toEqual(['backed-up']);
+  });
+});
+
+describe('npm run db:restore, cut short', () => {
+  it('by Ctrl-C, removes its copy and leaves the database as it was', async () => {
+    serversDatabase(database, 'current');
+    const backup = path.join(dir.path, 'backup.db');
+    serversDatabase(backup, 'backed-up');
+    const padded = new Database(backup);
+    padded.exec('CREATE TABLE padding (id INTEGER PRIMARY KEY, bytes BLOB)');
+    padded
+      .prepare(
+        'WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?) ' +
+          'INSERT INTO padding (bytes) SELECT randomblob(4000) FROM n',
+      )
+      .run(150 * 256);
+    padded.close();
+    const before = snapshot();
+
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'db-restore.ts'), backup], {
+      cwd: path.resolve(__dirname, '..', '..'),
+      env: { ...process.env, DATABASE_URL: '', DATABASE_PATH: database },
+    });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    const ended = new Promise<NodeJS.Signals | null>((resolve) =>
+      child.once('close', (_code, signal) => resolve(signal)),
+    );
+    const started = (): boolean => fs.readdirSync(dir.path).some((name) => name.includes('.restoring-'));
+    while (!started() && child.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 5));
+    child.kill('SIGINT');
+    expect({ signal: await ended, stdout }).toEqual({ signal: 'SIGINT', stdout: '' });
+    expect(snapshot()).toEqual(before);
   });
 });

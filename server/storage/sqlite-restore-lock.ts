@@ -20,7 +20,7 @@ export interface RestoreLock {
    * would replay it onto the backup).
    */
   foldLog(): void;
-  /** Lets go of the file (SQLite removes the rollback journal it kept beside it). */
+  /** Lets go of the file (SQLite removes the rollback journal it kept beside it); again, does nothing. */
   release(): void;
 }
 
@@ -57,7 +57,9 @@ export function lockForRestore(database: string): RestoreLock | null {
       // A write transaction takes the exclusive lock, kept by the exclusive locking mode until the connection closes.
       held.exec('BEGIN EXCLUSIVE; COMMIT');
     },
-    release: () => held.close(),
+    release: () => {
+      if (held.open) held.close();
+    },
   };
 }
 

@@ -77,11 +77,18 @@ export async function restoreSqlite(
       for (const suffix of ['', '-journal', '-wal', '-shm']) fs.rmSync(`${temporary}${suffix}`, { force: true });
     if (linked && kept !== null) fs.rmSync(kept, { force: true });
   };
-  const stopWatching = onInterruption(removeCopies);
+  // The lock's connection closed too: killed with it open, it left an empty -wal beside the database.
+  const stopWatching = onInterruption(() => {
+    lock?.release();
+    removeCopies();
+  });
   try {
     await copyPrivately(from, temporary, target, () => (made = true));
     const held = checkRestorable(temporary, from);
     syncFile(temporary);
+    // A Ctrl-C during SQLite's check (seconds for a large file, while no signal is handled) is heard here, before
+    // the point of no return, not after the restore.
+    await new Promise((resolve) => setImmediate(resolve));
     if (kept !== null && lock !== null) {
       lock.foldLog();
       keep(target, kept);
