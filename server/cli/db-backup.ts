@@ -42,8 +42,8 @@ async function main(args: readonly string[]): Promise<number> {
     process.stdout.write(
       `Backed up ${source} to ${backup.file} (${kib} KiB, schema ${backup.schemaVersion}, ` +
         `${counted(backup.accounts, 'account')}, ${counted(backup.records, 'record')}), readable by this user only.\n` +
-        'To restore: stop the server, move the file at DATABASE_PATH aside with its -wal and -shm files, put this ' +
-        "file there owned by the server's user, start (docs/operators/README.md#backup-and-restore).\n" +
+        `To restore: stop the server, then ${commandLine('db:restore', backup.file)} with the same DATABASE_PATH ` +
+        '(docs/operators/README.md#backup-and-restore).\n' +
         `${keepSecret(source)}\n`,
     );
     return 0;

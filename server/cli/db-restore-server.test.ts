@@ -61,6 +61,9 @@ describe('db:restore and the server', () => {
       const backup = path.join(dir.path, 'backup.db');
       const backedUp = await runServerCommand('db-backup.ts', [backup], env);
       expect([backedUp.code, backedUp.stderr]).toEqual([0, '']);
+      expect(backedUp.stdout).toContain(
+        `To restore: stop the server, then npm run db:restore -- ${backup} with the same DATABASE_PATH (`,
+      );
       await addAccount('eve');
       expect([await signIn(url, 'ada'), await signIn(url, 'eve')]).toEqual([200, 200]);
 
