@@ -71,6 +71,12 @@ describe('npm run db:restore', () => {
       [['--force', 'b.db'], 'Unknown option --force.'],
       [['a.db', 'b.db'], 'Give one backup file, not 2: "a.db", "b.db".'],
     ];
+    const help = await restore('--help');
+    expect([help.code, help.stderr]).toEqual([0, '']);
+    expect(help.stdout).toBe(
+      'Puts a backup made by db:backup in place of the SQLite database, the server stopped; the database as it was ' +
+        'is kept beside it.\nusage: npm run db:restore -- <backup file>\n',
+    );
     for (const [args, said] of cases) {
       const run = await restore(...args);
       expect([args, run.code, run.stdout, run.stderr]).toEqual([
@@ -166,8 +172,14 @@ describe('npm run db:restore', () => {
     fs.renameSync(`${database}.saved`, database);
     fs.renameSync(`${database}.saved-wal`, `${database}-wal`);
 
+    // Run as root, the restored file is the server's user's, as the database was: one of root's, mode 0600, the
+    // server could not open.
+    const asRoot = process.getuid?.() === 0;
+    if (asRoot) fs.chownSync(database, 1000, 1000);
+
     const run = await restore(backup);
     expect([run.code, run.stderr]).toEqual([0, '']);
+    if (asRoot) expect([fs.statSync(database).uid, fs.statSync(database).gid]).toEqual([1000, 1000]);
     const kept = fs.readdirSync(dir.path).find((name) => name.startsWith('app.db.before-restore-'));
     expect(kept).toMatch(/^app\.db\.before-restore-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ$/);
     expect(run.stdout).toBe(

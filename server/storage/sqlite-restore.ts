@@ -63,8 +63,8 @@ export async function restoreSqlite(
   const lock: RestoreLock | null = exists ? lockForRestore(target) : null;
   if (exists && lock === null) {
     throw new RestoreRefused(
-      `A server has ${target} open: stop it first (every server on this file), then restore. Replaced under a ` +
-        'running server, the database would be mixed with what it writes.',
+      `A server or command has ${target} open: stop it first (every server on this file), then restore. Replaced ` +
+        'under a running server, the database would be mixed with what it writes.',
     );
   }
   const temporary = `${target}.restoring-${randomBytes(6).toString('hex')}`;
