@@ -211,6 +211,25 @@ describe('npm run db:restore', () => {
     expect(tenantsIn(database)).toEqual(['old']);
   });
 
+  it('refuses a database folder other users may change, where they could take the copies it writes', async () => {
+    const shared = path.join(dir.path, 'shared');
+    fs.mkdirSync(shared);
+    fs.chmodSync(shared, 0o777);
+    database = path.join(shared, 'app.db');
+    serversDatabase(database, 'current');
+    const backup = path.join(dir.path, 'backup.db');
+    serversDatabase(backup, 'backed-up');
+    const run = await restore(backup);
+    expect([run.code, run.stdout]).toEqual([1, '']);
+    expect(run.stderr).toBe(
+      `A restore writes the backup's copy and keeps the database as it was in ${shared}, which is not safe for ` +
+        `them: The folder ${shared} (mode 0777, group ${fs.statSync(shared).gid}) may be changed by other users, who ` +
+        "could take the backup (password hashes and sessions) as it is written. Let only the server's user (and " +
+        'root) change that folder and those above it. Nothing was changed.\n',
+    );
+    expect(fs.readdirSync(shared)).toEqual(['app.db']);
+  });
+
   it('refuses, where there is no database, a -wal left there that SQLite would replay onto the backup', async () => {
     const backup = path.join(dir.path, 'backup.db');
     serversDatabase(backup, 'backed-up');

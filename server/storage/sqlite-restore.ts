@@ -73,8 +73,9 @@ export async function restoreSqlite(
   let placed = false;
   const removeCopies = (): void => {
     if (placed) return;
-    if (made)
+    if (made) {
       for (const suffix of ['', '-journal', '-wal', '-shm']) fs.rmSync(`${temporary}${suffix}`, { force: true });
+    }
     if (linked && kept !== null) fs.rmSync(kept, { force: true });
   };
   // The lock's connection closed too: killed with it open, it left an empty -wal beside the database.
@@ -84,7 +85,7 @@ export async function restoreSqlite(
   });
   try {
     await copyPrivately(from, temporary, target, () => (made = true));
-    const held = checkRestorable(temporary, from);
+    const described = checkRestorable(temporary, from);
     syncFile(temporary);
     // A Ctrl-C during SQLite's check (seconds for a large file, while no signal is handled) is heard here, before
     // the point of no return, not after the restore.
@@ -99,7 +100,7 @@ export async function restoreSqlite(
     fs.renameSync(temporary, target);
     placed = true;
     syncFile(folder);
-    return { ...held, database: target, kept, ...(lock?.damaged === undefined ? {} : { damaged: lock.damaged }) };
+    return { ...described, database: target, kept, ...(lock?.damaged === undefined ? {} : { damaged: lock.damaged }) };
   } finally {
     stopWatching();
     lock?.release();
@@ -114,7 +115,7 @@ export async function restoreSqlite(
 function unsafeFolder(refusal: string, folder: string): string {
   const [what] = refusal.split(/ (?:Write it|Name a new file|Name it otherwise)/, 1);
   return (
-    `A restore writes the backup's copy, and keeps the database as it was, in ${folder}, and refuses it there. ` +
+    `A restore writes the backup's copy and keeps the database as it was in ${folder}, which is not safe for them: ` +
     `${what} Let only the server's user (and root) change that folder and those above it.`
   );
 }
