@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { backupDestinationRefusal } from './backup-destination';
+import { onInterruption } from './on-interruption';
 
 export interface SqliteBackup {
   /** The backup's absolute path. */
@@ -124,26 +125,6 @@ function putInPlace(partial: string, to: string): void {
 
 function existsAlready(to: string): BackupRefused {
   return new BackupRefused(`${to} exists already: a backup never overwrites a file.`);
-}
-
-/**
- * Runs `cleanUp` when the process is told to stop (Ctrl-C, a supervisor's or `timeout`'s SIGTERM, a closed terminal)
- * and then stops as it was told: a backup of some hundred MiB takes seconds, and one cut short left its partial copy
- * (and, for a file no server had open, a whole copy of the database in the temporary folder) behind.
- * @returns what stops watching
- */
-function onInterruption(cleanUp: () => void): () => void {
-  const signals: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
-  const stop = (): void => {
-    for (const signal of signals) process.off(signal, interrupted);
-  };
-  function interrupted(signal: NodeJS.Signals): void {
-    stop();
-    cleanUp();
-    process.kill(process.pid, signal);
-  }
-  for (const signal of signals) process.on(signal, interrupted);
-  return stop;
 }
 
 /**

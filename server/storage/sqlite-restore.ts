@@ -4,6 +4,7 @@ import path from 'node:path';
 import { backupDestinationRefusal } from './backup-destination';
 import { assertLooksLikeBackup, checkRestorable, RestoreRefused, type RestorableBackup } from './sqlite-restore-check';
 import { lockForRestore, type RestoreLock } from './sqlite-restore-lock';
+import { onInterruption } from './on-interruption';
 
 export { RestoreRefused } from './sqlite-restore-check';
 
@@ -204,23 +205,4 @@ function syncFile(file: string): void {
   } finally {
     fs.closeSync(handle);
   }
-}
-
-/**
- * Runs `cleanUp` when the process is told to stop (Ctrl-C, SIGTERM, a closed terminal), then stops as it was told,
- * as db:backup does (sqlite-backup.ts).
- * @returns what stops watching
- */
-function onInterruption(cleanUp: () => void): () => void {
-  const signals: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
-  const stop = (): void => {
-    for (const signal of signals) process.off(signal, interrupted);
-  };
-  function interrupted(signal: NodeJS.Signals): void {
-    stop();
-    cleanUp();
-    process.kill(process.pid, signal);
-  }
-  for (const signal of signals) process.on(signal, interrupted);
-  return stop;
 }
