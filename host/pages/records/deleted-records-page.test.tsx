@@ -172,6 +172,29 @@ describe('the Recently deleted page', () => {
     expect(api.count('POST', '/api/resources/articles/records/7/restore')).toBe(1);
   });
 
+  it('names the button by what it does while restoring, and says so in the status, for a screen reader', async () => {
+    let answer: () => void = () => undefined;
+    renderAt('/resources/articles/deleted', {
+      routes: {
+        'POST /api/resources/articles/records/7/restore': () =>
+          new Promise((resolve) => {
+            answer = () => resolve({ body: { record: OLDER.record, relations: [] } });
+          }),
+      },
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'Restore Winter sale' }));
+    const button = await screen.findByRole('button', { name: 'Restoring Winter sale…' });
+    expect(button.textContent).toBe('Restoring…');
+    const status = button.closest('.page')?.querySelector('.list-status');
+    expect(status?.getAttribute('role')).toBe('status');
+    expect(status?.textContent).toContain('Restoring “Winter sale”…');
+    // The other rows' buttons still say what they would do.
+    expect(screen.getByRole('button', { name: 'Restore Spring catalogue' })).toBeTruthy();
+    answer();
+    await screen.findByRole('link', { name: 'Winter sale' });
+    expect(status?.textContent).not.toContain('Restoring');
+  });
+
   it("shows a refused restore in an alert beside the record's Restore, and keeps its row", async () => {
     const refusal =
       '“Winter sale” cannot be restored: it refers to author #3, deleted since. Restore that record first.';

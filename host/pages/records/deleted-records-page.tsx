@@ -82,6 +82,7 @@ export function DeletedRecordsPage() {
 
   const rows = shown ? shown.payload.deleted.filter(({ record }) => !restoredIds.has(record.id)) : [];
   const titleOf = (record: ResourceRecord) => record.title || `#${record.id}`;
+  const restoringRecord = rows.find(({ record }) => record.id === restoring)?.record;
   const next = shown?.payload.next;
   // The page shown's own address (the address changes first, when a page is asked for).
   const shownBefore = shown?.before ?? '';
@@ -130,6 +131,15 @@ export function DeletedRecordsPage() {
           </p>
           {!mayChange && <ReadOnlyRoleNotice />}
           <div role="status" className="list-status">
+            {/*
+              Said here, not only on the button: a screen reader does not read out the new name of the button it is
+              on, so "Restoring…" went unheard, and the wait after Enter was silence.
+            */}
+            {restoringRecord && (
+              <p>
+                Restoring “<bdi>{titleOf(restoringRecord)}</bdi>”…
+              </p>
+            )}
             {outcome?.kind === 'restored' && (
               <p>
                 {outcome.elsewhere ? 'Restored already, elsewhere: “' : 'Restored “'}
@@ -185,7 +195,10 @@ export function DeletedRecordsPage() {
                           <button
                             type="button"
                             className="button button--secondary button--small"
-                            aria-label={`Restore ${titleOf(record)}`}
+                            // Its name says what it is doing, as its text does: "Restore X" on a button saying "Restoring…" was not so.
+                            aria-label={
+                              restoring === record.id ? `Restoring ${titleOf(record)}…` : `Restore ${titleOf(record)}`
+                            }
                             aria-disabled={restoring !== null}
                             onClick={() => void restore(record)}
                           >
