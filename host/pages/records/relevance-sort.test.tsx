@@ -123,6 +123,29 @@ describe('sorting a word search', () => {
     expect(addressSort({ search: '', sort: 'title' })).toBe('title');
   });
 
+  it('offers neither the CSV file nor best matches first for a search matching nothing, and both again after', async () => {
+    const api = renderList();
+    const none = '/api/resources/articles/records?search=zzz';
+    api.routes.set(`GET ${none}`, () => {
+      const payload = articlesPage([]);
+      payload.page = { ...payload.page, search: 'zzz', sort: 'relevance' };
+      return { body: payload };
+    });
+    await screen.findByRole('link', { name: 'Lamp' });
+    expect(screen.getByRole('link', { name: 'Download CSV' })).toBeTruthy();
+
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Search articles' }), { target: { value: 'zzz' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Search' }));
+    await screen.findByText('No articles with the words “zzz”.');
+    expect(screen.queryByRole('link', { name: 'Download CSV' })).toBeNull();
+    expect(relevanceButton()).toBeNull();
+
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Search articles' }), { target: { value: 'lamp' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Search' }));
+    await waitFor(() => expect(relevanceButton()?.getAttribute('aria-pressed')).toBe('true'));
+    expect(screen.getByRole('link', { name: 'Download CSV' })).toBeTruthy();
+  });
+
   it('says the relevance order in words', () => {
     const page = { ...articlesPage(ROWS).page, search: 'lamp', sort: 'relevance' };
     expect(describeRecordPage(page, 2, { one: 'article', many: 'articles' }, 'relevance')).toBe(

@@ -204,6 +204,9 @@ export function ResourceListPage() {
     go({ q: '', search: words, sort: keepsSort ? columnSort : '', order });
   };
   const byRelevance = page.sort === RELEVANCE_SORT;
+  // A search (or filters) matching nothing: a file of no rows and an order of no matches are no tools, only noise
+  // beside the status saying there is nothing. A page stranded by a cursor is not that: the list holds others.
+  const nothingMatches = rows.length === 0 && page.total.count === 0;
   const bulk = mayChange && hasBulkActions(definition.data.resource);
   const allSelected = rows.length > 0 && rows.every((row) => selected.has(row.id));
   // Some rows but not all: the header's box says so (mixed), as a screen reader reads it.
@@ -270,10 +273,12 @@ export function ResourceListPage() {
           {describeRecordPage(page, rows.length, recordNouns(definition.data.resource), columnLabel(page.sort))}
         </p>
         {/* The query as shown, every page of it, streamed by the server with the list's permissions. */}
-        <a className="button button--ghost button--small" href={csvAddress} download data-csv-export="">
-          Download CSV
-        </a>
-        {page.search && (
+        {!nothingMatches && (
+          <a className="button button--ghost button--small" href={csvAddress} download data-csv-export="">
+            Download CSV
+          </a>
+        )}
+        {page.search && !nothingMatches && (
           // The sort control of a word search: its best matches first, or (the headings) by a column.
           <button
             type="button"
