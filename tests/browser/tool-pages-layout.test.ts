@@ -71,6 +71,25 @@ describe('the slot inspector', () => {
     expect(await remotes.evaluate((frame) => frame.scrollWidth <= frame.clientWidth)).toBe(true);
   });
 
+  it.each([
+    ['1280', DESKTOP],
+    ['1024', { width: 1024, height: 768 }],
+  ] as const)(
+    'fits the registered slots in their frame at %s px, every fact of a slot still in its row',
+    async (_, viewport) => {
+      const { page } = await suite.newPage({ viewport });
+      await openInspector(page);
+      const registered = page.getByRole('region', { name: /^Every slot of every location/ });
+      expect(await registered.evaluate((frame) => [frame.scrollWidth <= frame.clientWidth, frame.scrollWidth])).toEqual(
+        [true, expect.any(Number)],
+      );
+      // Nothing made room by leaving out: the demo's actions slot, its location, component, remote, source, visibility.
+      await expect(registered.locator('tr[data-inspected-slot="ExportJsonAction"]').innerText()).resolves.toMatch(
+        /^resource-page-actions\s+ExportJsonAction\s+team_records\s+code\s+protected\s+None\s/,
+      );
+    },
+  );
+
   it('shows each table’s caption within its frame on a phone, wrapped, and still there once the table is scrolled', async () => {
     const { page } = await suite.newPage({ viewport: PHONE, isMobile: true, hasTouch: true });
     await openInspector(page);

@@ -143,10 +143,19 @@ describe('the slot inspector’s problems of a slot', () => {
     });
     await screen.findByRole('region', { name: /Every slot of every location/ });
     const rows = [...document.querySelectorAll('tr[data-inspected-slot]')];
-    expect(rows.map((row) => [row.children[1]?.textContent, row.lastElementChild?.textContent])).toEqual([
+    // The component's cell holds its remote too, on a line of its own.
+    const component = (row: Element) => {
+      const cell = row.children[1]!.cloneNode(true) as Element;
+      cell.querySelector('[data-slot-remote]')?.remove();
+      return cell.textContent;
+    };
+    expect(rows.map((row) => [component(row), row.lastElementChild?.textContent])).toEqual([
       ['RelatedHint', `Props${JSON.stringify({ title: 'First' }, null, 2)}`],
       ['RelatedHint (id RelatedHint#2)', 'none'],
       ['Hidden', 'not shown'],
     ]);
+    expect(rows.map((row) => row.querySelector('[data-slot-remote]')?.textContent)).toEqual(
+      rows.map(() => expect.stringMatching(/\S/)),
+    );
   });
 });

@@ -85,19 +85,20 @@ function RegisteredSlots({
   return (
     <section className="inspector__section">
       <h2 id="inspector-slots">Registered slots</h2>
+      {/* What the header "Failed (1 h)" leaves out, said once rather than in a column heading of four lines. */}
+      <p className="muted">Failed and load time: the last hour&apos;s loads of the release each remote serves now.</p>
       <ToolTable
         caption="Every slot of every location, as the server registered it, and its loads in the last hour"
         columns={[
           'Location',
-          'Component',
-          'Remote',
-          'Source',
-          'Visibility',
+          'Component, remote',
+          'Source, visibility',
           'Problems',
-          'Failed (1 h, current release)',
+          'Failed (1 h)',
           'Load time p95',
           'Props',
         ]}
+        dense
       >
         {Object.entries(locations).flatMap(([location, slots]) =>
           slots.map((slot, index) => {
@@ -136,7 +137,8 @@ function FormSlots({ forms }: { forms: Record<string, InspectedFormSlot[]> }) {
       ) : (
         <ToolTable
           caption="Every slot among a resource form's fields, as the server registered it"
-          columns={['Resource', 'Position', 'Component', 'Remote', 'Source', 'Visibility', 'Problems']}
+          columns={['Resource', 'Position', 'Component, remote', 'Source, visibility', 'Problems']}
+          dense
         >
           {resources.flatMap(([resource, slots]) =>
             slots.map((slot, index) => (
@@ -166,7 +168,11 @@ function slotName(slot: InspectedSlot): string {
   return id === null ? slot.component : `${slot.component} (id ${id})`;
 }
 
-/** A registered slot's cells from its component on: who provides it, where it comes from, what stops it. */
+/**
+ * A registered slot's cells from its component on: who provides it, where it comes from, what stops it. The remote is
+ * on a line of its own under the component, and the visibility under the source: nine columns, each fact in one,
+ * made the slots' table wider than a 1280 px window's frame, and read by scrolling it sideways.
+ */
 function SlotCells({ slot }: { slot: InspectedSlot }) {
   const id = slotId(slot);
   return (
@@ -179,12 +185,14 @@ function SlotCells({ slot }: { slot: InspectedSlot }) {
             <BreakableText text={`(id ${id})`} />
           </span>
         )}
+        <span className="inspector__second-line" data-slot-remote>
+          <BreakableText text={slot.remote ?? '—'} />
+        </span>
       </td>
       <td>
-        <BreakableText text={slot.remote ?? '—'} />
+        {slot.source}
+        <span className="inspector__second-line">{slot.visibility}</span>
       </td>
-      <td>{slot.source}</td>
-      <td>{slot.visibility}</td>
       <td data-slot-problems>
         {slot.hiddenByRule === undefined ? (
           <BreakableText text={slot.problems.join('; ') || 'None'} />

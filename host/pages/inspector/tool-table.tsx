@@ -11,18 +11,21 @@ export function ToolTable({
   label,
   caption,
   columns,
+  dense = false,
   children,
   ...data
 }: {
   label?: string;
   caption: string;
   columns: readonly string[];
+  /** Narrower cells, for a table of many columns that must fit a desktop's window. */
+  dense?: boolean;
   children: ReactNode;
   'data-inspected-page'?: string;
 }) {
   return (
     <div className="table-wrap inspector__table" role="region" aria-label={label ?? caption} tabIndex={0} {...data}>
-      <table className="table">
+      <table className={dense ? 'table inspector__dense' : 'table'}>
         <caption className="inspector__caption">
           <span className="inspector__caption-text">{caption}</span>
         </caption>
