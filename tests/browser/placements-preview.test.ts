@@ -86,3 +86,35 @@ it('renders the draft’s slots with the remotes’ components, follows a props 
   );
   expect(log.consoleMatching(/Content Security Policy|Refused to|EvalError/, ['error', 'warning'])).toEqual([]);
 });
+
+it('offers no Retry it cannot press: a failed slot’s placeholder in the inert stage is shown without one', async () => {
+  const { page } = await suite.newPage();
+  await signIn(page);
+  // The server's preview with a slot of a component no remote registers (a remote taken away since, say): the page
+  // fails it in its boundary, whose placeholder is drawn in the stage.
+  await page.route('**/api/placements/preview', async (route) => {
+    // Its GET is the choices of accounts: as it is.
+    if (route.request().method() !== 'POST') return route.fallback();
+    const response = await route.fetch();
+    const payload = (await response.json()) as {
+      locations: Record<string, { slots: Array<{ component: string; props: object }> }>;
+    };
+    payload.locations?.[LOCATION]?.slots.push({ component: 'Vanished', props: {} });
+    await route.fulfill({ response, json: payload });
+  });
+  await page.goto(`/placements?location=${LOCATION}`);
+  const preview = page.getByRole('region', { name: 'Preview' });
+  await preview.getByLabel('Location previewed').selectOption(LOCATION);
+  const stage = preview.locator(`[data-placements-preview-stage="${LOCATION}"]`);
+  const failure = stage.locator('[data-slot-component="Vanished"] .slot-failure');
+  await failure
+    .getByText('Slot “Vanished” did not render at dashboard-after-cards')
+    .waitFor({ timeout: SLOT_TIMEOUT_MS });
+  // The stage is inert (a picture of the location): a Retry there was drawn, and neither a click nor a key reached it.
+  expect(await stage.locator('[inert]').count()).toBe(1);
+  const shownButtons = await stage
+    .locator('.slot-failure button')
+    .evaluateAll((buttons) => buttons.filter((button) => button.getClientRects().length > 0).map((b) => b.textContent));
+  expect(shownButtons).toEqual([]);
+  await expect(failure.innerText()).resolves.toMatch(/Shown in the placements preview only/);
+});
