@@ -179,6 +179,33 @@ describe('a relation field in the record form', () => {
     expect(puts(api)).toEqual([{ authorId: 3, [UNCHANGED_FIELDS_KEY]: { authorId: 1 } }]);
   });
 
+  it('chooses a name typed in full on an Enter pressed before its search, from that search, at once', async () => {
+    const api = authorsApi();
+    const box = await renderForm(api, { id: 10, title: 'Piece', label: 'x', authorId: 1 }, [ada]);
+    box.focus();
+    // Enter within the search's delay: the search is asked for now, not after the delay, and its one match chosen.
+    fireEvent.change(box, { target: { value: 'Alan Turing' } });
+    fireEvent.keyDown(box, { key: 'Enter' });
+    expect(api.count('GET', `${AUTHORS}?search=Alan%20Turing&limit=${PICKER_CHOICES}`)).toBe(1);
+    await waitFor(() => expect(screen.queryByRole('listbox', { hidden: false })).toBeNull());
+    expect(box.value).toBe('Alan Turing');
+    expect(box.getAttribute('aria-expanded')).toBe('false');
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Saved.')).toBeTruthy();
+    expect(puts(api)).toEqual([{ authorId: 3, [UNCHANGED_FIELDS_KEY]: { authorId: 1 } }]);
+  });
+
+  it('leaves the list open on an early Enter whose search finds nothing', async () => {
+    const api = authorsApi();
+    const box = await renderForm(api, { id: 10, title: 'Piece', label: 'x', authorId: 1 }, [ada]);
+    box.focus();
+    fireEvent.change(box, { target: { value: 'zzz' } });
+    fireEvent.keyDown(box, { key: 'Enter' });
+    expect(await screen.findByText('Nothing matches “zzz”.')).toBeTruthy();
+    expect(box.getAttribute('aria-expanded')).toBe('true');
+    expect(box.value).toBe('zzz');
+  });
+
   it('takes the refusal of a name not chosen away once Escape gives the choice back, and not before', async () => {
     const api = authorsApi();
     const box = await renderForm(api, { id: 10, title: 'Piece', label: 'x', authorId: 1 }, [ada]);

@@ -71,7 +71,9 @@ export function RelatedRecordPicker(props: RelatedRecordPickerProps) {
   const [seen, setSeen] = useState<ReadonlyMap<number, ResourceRecord>>(new Map());
   // The choice before the box was emptied (which chooses none at once): what Escape gives back.
   const before = useRef<number | null | undefined>(undefined);
-  const query = useDelayed(typed ?? '', SEARCH_DELAY_MS);
+  const [query, searchNow] = useDelayed(typed ?? '', SEARCH_DELAY_MS);
+  // Enter pressed on a name typed before its search answered: the text it was pressed on, chosen from that answer.
+  const [enterOn, setEnterOn] = useState<string | null>(null);
   const records = `/api/resources/${encodeURIComponent(resource)}/records`;
   const searching = HAS_WORD.test(query);
   // Also searched with the list closed: a name typed and left is chosen from what the search finds.
@@ -117,8 +119,18 @@ export function RelatedRecordPicker(props: RelatedRecordPickerProps) {
     if (!focused && exact) choose(exact);
   });
 
+  // Enter on a name whose search had not answered: it acts on the answer, as it would have on a list already there.
+  useEffect(() => {
+    if (enterOn === null || !settled || found.status === 'loading') return;
+    setEnterOn(null);
+    if (enterOn !== typed) return;
+    const picked = exact ?? (typedOut !== null && choices.length === 1 ? choices[0] : undefined);
+    if (picked) choose(picked);
+  });
+
   const type = (text: string) => {
     setTyped(text);
+    setEnterOn(null);
     setOpen(true);
     setActive(-1);
     if (text.trim() === '' && value !== null) {
@@ -155,6 +167,12 @@ export function RelatedRecordPicker(props: RelatedRecordPickerProps) {
         const only = typedOut !== null && choices.length === 1 ? choices[0] : undefined;
         const picked = (active >= 0 ? choices[active] : undefined) ?? exact ?? only;
         if (picked) choose(picked);
+        else if (typedOut !== null && (!settled || found.status === 'loading')) {
+          // Typed a moment ago (the search waits for a pause in typing): searched now, and chosen from its answer,
+          // rather than an Enter that did nothing and had to be pressed again once the list came.
+          setEnterOn(typed);
+          searchNow();
+        }
         return;
       }
       case 'Escape':
@@ -300,8 +318,8 @@ function titleOf(record: ResourceRecord): string {
   return record.title || `#${record.id}`;
 }
 
-/** `value` once it has stayed the same for `delayMs`; an emptied value at once. */
-function useDelayed(value: string, delayMs: number): string {
+/** `value` once it has stayed the same for `delayMs`, or at once when asked (`now`); an emptied value at once. */
+function useDelayed(value: string, delayMs: number): [delayed: string, now: () => void] {
   const [delayed, setDelayed] = useState(value);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => {
@@ -310,5 +328,9 @@ function useDelayed(value: string, delayMs: number): string {
     else timer.current = setTimeout(() => setDelayed(value), delayMs);
     return () => clearTimeout(timer.current);
   }, [value, delayMs]);
-  return delayed;
+  const now = () => {
+    clearTimeout(timer.current);
+    setDelayed(value);
+  };
+  return [delayed, now];
 }

@@ -142,6 +142,28 @@ describe('filtering a list by the keyboard, on SQLite', () => {
   it('applies the checkbox filter and a range of days, then a sort and a word search, each kept in the address', () =>
     filterByKeyboard(suite));
 
+  it('chooses an author typed in full on an Enter pressed at once, before the search’s pause, then applies it', async () => {
+    const { page } = await suite.newPage();
+    await signIn(page);
+    await page.goto('/resources/articles');
+    await waitForSettledPage(page);
+    await openFilters(page);
+    const author = page.getByRole('combobox', { name: 'Author' });
+    await author.focus();
+    // Typed and Enter at once, well within the picker's 200 ms wait for a pause in typing.
+    await page.keyboard.type('Ada Lovelace');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(
+      () => document.querySelector('[role="combobox"][aria-expanded="false"]:focus') !== null,
+      undefined,
+      { timeout: 5_000 },
+    );
+    expect(await author.inputValue()).toBe('Ada Lovelace');
+    // Chosen: the next Enter is the form's, and applies it.
+    await page.keyboard.press('Enter');
+    await page.waitForURL((url) => url.searchParams.has('filter.author'));
+  });
+
   it('pages through a range of days with the next page, the range kept in each page’s address', async () => {
     const { page } = await suite.newPage({ locale: 'en-US' });
     await signIn(page);
