@@ -13,7 +13,10 @@ export function sqliteDatabaseName(db: Pick<BetterSqlite3.Database, 'memory' | '
   return db.memory ? '(in memory)' : path.resolve(db.name);
 }
 
-/** A PostgreSQL database as a client reads its settings (the URL, then PGHOST and the others): `"slots" on db:5432`. */
+/**
+ * A PostgreSQL database as a client reads its settings (the URL, then PGHOST and the others):
+ * `PostgreSQL "slots" on db:5432`, the engine named as in the other messages' `SQLite /data/app.db`.
+ */
 export function postgresDatabaseName(client: Pick<Client, 'database' | 'host' | 'port'>): string {
-  return `"${client.database ?? ''}" on ${client.host}:${client.port}`;
+  return `PostgreSQL "${client.database ?? ''}" on ${client.host}:${client.port}`;
 }

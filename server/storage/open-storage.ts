@@ -32,7 +32,7 @@ export function describeStorage(settings: StorageSettings): string {
   if (settings.kind === 'sqlite') return settings.path;
   // Loaded only here, as in openStorage: the SQLite commands need none of pg.
   const { Client } = require('pg') as typeof import('pg');
-  return `PostgreSQL ${postgresDatabaseName(new Client({ connectionString: settings.url }))}`;
+  return postgresDatabaseName(new Client({ connectionString: settings.url }));
 }
 
 /**

@@ -107,7 +107,7 @@ export class PostgresEngine implements StorageEngine {
     connections: ConnectionWatch = UNWATCHED_CONNECTIONS,
   ) {
     // As a connection of the pool reads the URL (then PGHOST and the others); an unconnected client opens nothing.
-    this.displayName = `PostgreSQL ${postgresDatabaseName(new Client({ connectionString: settings.url }))}`;
+    this.displayName = postgresDatabaseName(new Client({ connectionString: settings.url }));
     this.pool = new Pool({
       Client: watchedClient(connections),
       connectionString: settings.url,

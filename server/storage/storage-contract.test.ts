@@ -740,7 +740,7 @@ for (const engineUnderTest of ENGINES) {
             ? path.resolve(settings.path)
             : (() => {
                 const url = new URL(settings.url);
-                return `"${url.pathname.slice(1)}" on ${url.hostname}:${url.port}`;
+                return `PostgreSQL "${url.pathname.slice(1)}" on ${url.hostname}:${url.port}`;
               })();
         // A password in the address (the throwaway server trusts loopback, and ignores it) must not be repeated.
         const withPassword: StorageSettings =
