@@ -1,6 +1,7 @@
 import type { Express } from 'express';
 import type { Logger } from 'pino';
 import type { AppModule } from '../app-module';
+import type { MigrationLockHolder } from '../storage/postgres-migrate';
 import type { StorageEngine } from '../storage/storage-engine';
 import type { TenantStore } from '../tenants/tenant-store';
 import type { Resource } from './resource';
@@ -23,6 +24,19 @@ export interface ResourcesModuleParts {
 export const RESOURCE_AFTER_READY = (name: string) =>
   `registerResource(${JSON.stringify(name)}) after app.ready(): register resources before app.ready() (with ` +
   'startServer, in its `configure`), so that their relations and form slots are checked with the rest.';
+
+/**
+ * What a PostgreSQL host says before waiting for another host's indexing of the search words (hosts of a new release
+ * started together): it then finds them indexed, and starts. The wait has no deadline, as the migrations' has.
+ */
+export function wordsLockWaitMessage(holder: MigrationLockHolder | null): string {
+  const from = holder?.client ? `, from ${holder.client}` : '';
+  const who = holder ? `PostgreSQL backend ${holder.pid} (application "${holder.application}"${from})` : 'a session';
+  return (
+    `waiting for the search words lock, held by ${who}: another host is indexing the search words, ` +
+    'and this one starts once it has'
+  );
+}
 
 /** The resources a host application registers and their records: `/api/resources/<name>/...`. */
 export class ResourcesModule implements AppModule {
@@ -51,16 +65,24 @@ export class ResourcesModule implements AppModule {
     // records, before the server listens, with /healthz refused; a silent log then looked like a hung start.
     const started = Date.now();
     let announced = false;
-    const indexed = await this.records.indexWords((start) => {
-      announced = true;
-      const why = start.wordsVersion
-        ? `words version ${start.wordsVersion.from} → ${start.wordsVersion.to}`
-        : 'records without words';
-      this.parts.logger.info(
-        { records: start.records, wordsVersion: start.wordsVersion },
-        `indexing the search words of ${start.records} records (${why}) before listening`,
-      );
-    });
+    const indexed = await this.records.indexWords(
+      (start) => {
+        announced = true;
+        const why = start.wordsVersion
+          ? `words version ${start.wordsVersion.from} → ${start.wordsVersion.to}`
+          : 'records without words';
+        this.parts.logger.info(
+          { records: start.records, wordsVersion: start.wordsVersion },
+          `indexing the search words of ${start.records} records (${why}) before listening`,
+        );
+      },
+      {
+        // Another host started with this one indexes them: this one finds them indexed once it has.
+        waiting: (holder) => this.parts.logger.info({ lockHolder: holder }, wordsLockWaitMessage(holder)),
+        taken: (waitedMs) =>
+          this.parts.logger.info({ waitedMs }, `search words lock taken after ${(waitedMs / 1000).toFixed(1)} s`),
+      },
+    );
     if (announced) {
       const tookMs = Date.now() - started;
       this.parts.logger.info(

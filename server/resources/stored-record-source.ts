@@ -3,10 +3,11 @@
  * deleted copy, its words and its references consistent in one transaction, on either engine, and these share the
  * row mapping and locking; paging is record-pager.ts's, splitting into words record-words.ts's.
  */
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { RECORD_RESTORE_WINDOW_MS, type DeletedRecordEntry, type JsonObject, type ResourceRecord } from '../../shared';
 import { HttpError } from '../http/http-error';
 import type { AppSchema } from '../storage/app-schema';
+import type { MigrationLockWait } from '../storage/postgres-migrate';
 import type { StorageEngine } from '../storage/storage-engine';
 import { FIELD_NAME_PATTERN } from './field';
 import type { RecordPage, RecordPageQuery } from '../storage/record-page-query';
@@ -26,6 +27,11 @@ import { recordWordIndexFor, recordWords, WORDS_VERSION, type RecordWordIndex } 
 
 /** Records indexed per transaction when the word index is filled at start-up (see indexWords). */
 const WORDS_BACKFILL_BATCH = 500;
+
+/** The advisory lock under which one host at a time indexes the words (PostgreSQL; any number no other lock uses). */
+export const WORDS_LOCK_KEY = 0x5107_5d8c;
+/** How the connection holding it is named in pg_stat_activity, and so in the line of a host waiting for it. */
+export const WORDS_LOCK_APPLICATION = 'slots-server search words';
 
 /** What indexWords is about to do: how many records, and why (`wordsVersion` when they were split differently). */
 export interface WordsIndexingStart {
@@ -291,16 +297,53 @@ export class StoredRecordSource implements RecordSource {
   /**
    * Gives records their words at start-up: every record when the database's words are of an older version than this
    * server's (WORDS_VERSION: they were split differently), else only the records without words (written before the
-   * word index existed, a database older than migration 5). In batches by id, each written in one transaction;
-   * idempotent, and harmless on several hosts at once (each write replaces). After more than one batch, the index is
-   * compacted (RecordWordIndex.compact). `announce` is told, before the first batch is written and only when there is
-   * one, how many records will be indexed and why. Returns how many records were indexed.
+   * word index existed, a database older than migration 5). In batches by id, each written in one transaction; after
+   * more than one batch, the index is compacted (RecordWordIndex.compact). `announce` is told, before the first batch
+   * is written and only when there is one, how many records will be indexed and why. Returns how many records were
+   * indexed.
+   *
+   * On PostgreSQL the work runs under an advisory lock, so hosts started together index the words once: the first
+   * indexes, the others wait for it (`lockWait` hears of the wait) and then, looking again, find nothing left. Without
+   * it each indexed every record, and one that read the old version before the first had finished went through every
+   * record again. A start with nothing to index (nearly every one) sees so before any lock.
    */
-  async indexWords(announce: (start: WordsIndexingStart) => void = () => undefined): Promise<number> {
+  async indexWords(
+    announce: (start: WordsIndexingStart) => void = () => undefined,
+    lockWait?: MigrationLockWait,
+  ): Promise<number> {
+    if (!(await this.hasWordsToIndex())) return 0;
+    if (!this.engine.whileLocked) return this.indexWordsNow(announce);
+    return this.engine.whileLocked(
+      WORDS_LOCK_KEY,
+      WORDS_LOCK_APPLICATION,
+      () => this.indexWordsNow(announce),
+      lockWait,
+    );
+  }
+
+  /** The words version the database's words were last rebuilt with (1: before it was recorded). */
+  private async recordedWordsVersion(): Promise<number> {
     const state = await sql<{ words_version: number }>`SELECT words_version FROM record_words_state`.execute(
       this.engine.db,
     );
-    const recordedVersion = Number(state.rows[0]?.words_version ?? 1);
+    return Number(state.rows[0]?.words_version ?? 1);
+  }
+
+  /** Whether indexWordsNow has anything to do: words of an older version, or a record without words. */
+  private async hasWordsToIndex(): Promise<boolean> {
+    if ((await this.recordedWordsVersion()) < WORDS_VERSION) return true;
+    const without = await this.engine.db
+      .selectFrom('records')
+      .select('id')
+      .where(this.withoutWords())
+      .limit(1)
+      .executeTakeFirst();
+    return without !== undefined;
+  }
+
+  /** indexWords' work, reading what is left to do (under the lock, on PostgreSQL). */
+  private async indexWordsNow(announce: (start: WordsIndexingStart) => void): Promise<number> {
+    const recordedVersion = await this.recordedWordsVersion();
     const stale = recordedVersion < WORDS_VERSION;
     let indexed = 0;
     for (let after = 0; ; ) {
@@ -309,9 +352,7 @@ export class StoredRecordSource implements RecordSource {
         .selectFrom('records')
         .select('id')
         .where('id', '>', after)
-        .$if(!stale, (query) =>
-          query.where(sql<boolean>`NOT EXISTS (SELECT 1 FROM record_words WHERE ${this.words.recordId} = records.id)`),
-        )
+        .$if(!stale, (query) => query.where(this.withoutWords()))
         .orderBy('id')
         .limit(WORDS_BACKFILL_BATCH)
         .execute();
@@ -362,14 +403,17 @@ export class StoredRecordSource implements RecordSource {
     return indexed;
   }
 
+  /** The condition "the record has no words" (a database older than migration 5 left such records). */
+  private withoutWords(): RawBuilder<boolean> {
+    return sql<boolean>`NOT EXISTS (SELECT 1 FROM record_words WHERE ${this.words.recordId} = records.id)`;
+  }
+
   /** Every record, or those without words (indexWords' announcement). */
   private async countRecords(withoutWordsOnly: boolean): Promise<number> {
     const row = await this.engine.db
       .selectFrom('records')
       .select((eb) => eb.fn.countAll<number | string>().as('count'))
-      .$if(withoutWordsOnly, (query) =>
-        query.where(sql<boolean>`NOT EXISTS (SELECT 1 FROM record_words WHERE ${this.words.recordId} = records.id)`),
-      )
+      .$if(withoutWordsOnly, (query) => query.where(this.withoutWords()))
       .executeTakeFirst();
     return Number(row?.count ?? 0);
   }

@@ -8,7 +8,7 @@ import type { AppSchema } from './app-schema';
 import { postgresDatabaseName } from './database-name';
 import { POSTGRES_MIGRATIONS } from './migrations';
 import { hidePassword } from './hidden-password';
-import { migratePostgres, type MigrationLockWait } from './postgres-migrate';
+import { migratePostgres, takeAdvisoryLock, type MigrationLockWait } from './postgres-migrate';
 import { UNWATCHED_CONNECTIONS, type ConnectionWatch } from './postgres-outage-log';
 import { SORT_FOLD_FUNCTION } from './sort-fold';
 import type { EngineDialect, StorageEngine } from './storage-engine';
@@ -179,12 +179,42 @@ export class PostgresEngine implements StorageEngine {
 
   /** On a connection of its own, without the pool's timeouts (waiting for another instance's migration is fine). */
   async migrate(lockWait?: MigrationLockWait): Promise<readonly number[]> {
+    const client = await this.connectionOfItsOwn('slots-server migrations');
+    try {
+      return await migratePostgres(client, POSTGRES_MIGRATIONS, lockWait);
+    } finally {
+      await client.end();
+    }
+  }
+
+  /**
+   * Runs `work` (which queries through the pool as usual) while this host holds the session-level advisory lock
+   * `key`, taken on a connection of its own without the pool's timeouts: the wait for another host's work has no
+   * deadline, and `lockWait` hears of it. Ending that connection lets the lock go, also when the host dies.
+   */
+  async whileLocked<T>(
+    key: number,
+    application: string,
+    work: () => Promise<T>,
+    lockWait?: MigrationLockWait,
+  ): Promise<T> {
+    const client = await this.connectionOfItsOwn(application);
+    try {
+      await takeAdvisoryLock(client, key, lockWait);
+      return await work();
+    } finally {
+      await client.end();
+    }
+  }
+
+  /** A connected client outside the pool, named `application` in pg_stat_activity (and in a lock wait's line). */
+  private async connectionOfItsOwn(application: string): Promise<Client> {
     const client = new Client({
       connectionString: this.settings.url,
       connectionTimeoutMillis: this.settings.statementTimeoutMs,
-      application_name: 'slots-server migrations',
+      application_name: application,
     });
-    // A PostgreSQL going away mid-migration fails the awaited query; the connection's own error must not crash.
+    // A PostgreSQL going away meanwhile fails the awaited query; the connection's own error must not crash.
     client.on('error', this.onIdleError);
     try {
       await client.connect();
@@ -197,11 +227,7 @@ export class PostgresEngine implements StorageEngine {
         { cause: error },
       );
     }
-    try {
-      return await migratePostgres(client, POSTGRES_MIGRATIONS, lockWait);
-    } finally {
-      await client.end();
-    }
+    return client;
   }
 
   async check(): Promise<void> {

@@ -27,7 +27,7 @@ export interface MigrationLockWait {
   taken(waitedMs: number): void;
 }
 
-/** The backend holding the migration lock on this database (a bigint key: classid its high half, objid its low). */
+/** The backend holding an advisory lock (the migration lock, say) on this database (a bigint key: classid its high half, objid its low). */
 const LOCK_HOLDER_SQL = `
   SELECT l.pid, COALESCE(a.application_name, '') AS application, host(a.client_addr) AS client
   FROM pg_locks l LEFT JOIN pg_stat_activity a ON a.pid = l.pid
@@ -36,17 +36,24 @@ const LOCK_HOLDER_SQL = `
     AND l.classid::bigint = ($1::bigint >> 32) AND l.objid::bigint = ($1::bigint & 4294967295)
   LIMIT 1`;
 
-async function takeMigrationLock(client: Client, lockWait: MigrationLockWait | undefined): Promise<void> {
-  const tried = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [
-    MIGRATION_LOCK_KEY,
-  ]);
+/**
+ * Takes the session-level advisory lock `key` on `client`, waiting without a deadline when another session holds it;
+ * `lockWait` hears of such a wait, before (naming the holder) and after. The migrations' lock, and the search words'
+ * (PostgresEngine.whileLocked).
+ */
+export async function takeAdvisoryLock(
+  client: Client,
+  key: number,
+  lockWait: MigrationLockWait | undefined,
+): Promise<void> {
+  const tried = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [key]);
   if (tried.rows[0]?.locked) return;
   const holder = await client
-    .query<{ pid: number; application: string; client: string | null }>(LOCK_HOLDER_SQL, [MIGRATION_LOCK_KEY])
+    .query<{ pid: number; application: string; client: string | null }>(LOCK_HOLDER_SQL, [key])
     .then((result) => result.rows[0] ?? null);
   lockWait?.waiting(holder && { pid: Number(holder.pid), application: holder.application, client: holder.client });
   const started = Date.now();
-  await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+  await client.query('SELECT pg_advisory_lock($1)', [key]);
   lockWait?.taken(Date.now() - started);
 }
 
@@ -69,7 +76,7 @@ export async function migratePostgres(
 ): Promise<number[]> {
   assertOrdered(migrations);
   const known = migrations.at(-1)?.version ?? 0;
-  await takeMigrationLock(client, lockWait);
+  await takeAdvisoryLock(client, MIGRATION_LOCK_KEY, lockWait);
   try {
     // From the catalogue, not information_schema, which lists only the tables the account has rights on; an
     // extension's own (pg_stat_statements', PostGIS's spatial_ref_sys), installed with the database, are no one's.

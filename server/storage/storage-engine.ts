@@ -46,6 +46,12 @@ export interface StorageEngine {
    * hears when another instance holds PostgreSQL's migration lock (SQLite: never).
    */
   migrate(lockWait?: MigrationLockWait): Promise<readonly number[]>;
+  /**
+   * PostgreSQL only (one SQLite file is one host's): runs `work` while no other host runs work under the same `key`,
+   * waiting for it without a deadline (`lockWait` hears of the wait), so that hosts started together do a start-up
+   * task once. `application` names the waiting connection for another host's line about its wait.
+   */
+  whileLocked?<T>(key: number, application: string, work: () => Promise<T>, lockWait?: MigrationLockWait): Promise<T>;
   /** Rejects when the database does not answer. */
   check(): Promise<void>;
   /**
