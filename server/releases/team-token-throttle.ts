@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterRes, type RateLimiterAbstract } from '../http/rate-limiter-classes';
 import { ERROR_MESSAGES } from '../../shared';
 import { counterIn, keepCountersClean, type RateLimitStore } from '../auth/login-rate-limit/login-rate-limiter';
 import { clientKey } from '../http/client-key';

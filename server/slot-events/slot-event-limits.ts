@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRes } from '../http/rate-limiter-classes';
 import { clientKey } from '../http/client-key';
 
 /** Refused: how long to wait. */

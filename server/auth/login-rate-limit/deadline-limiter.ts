@@ -1,4 +1,4 @@
-import { RLWrapperTimeouts, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RLWrapperTimeouts, type RateLimiterAbstract } from '../../http/rate-limiter-classes';
 import { REDIS_DISCONNECTED_MESSAGE, SessionStoreUnavailableError } from '../../storage/session-store-unavailable';
 
 /** The counter operations RLWrapperTimeouts runs through `_run`: what it hands on to the limiter it wraps. */

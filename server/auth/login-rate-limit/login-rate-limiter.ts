@@ -12,7 +12,7 @@ import {
   RateLimiterRes,
   RateLimiterSQLite,
   type RateLimiterAbstract,
-} from 'rate-limiter-flexible';
+} from '../../http/rate-limiter-classes';
 import type { PostgresEngine } from '../../storage/postgres-engine';
 import { REDIS_ANSWER_DEADLINE_MS } from '../../storage/redis-answer-deadline';
 import { SqliteEngine } from '../../storage/sqlite-engine';
