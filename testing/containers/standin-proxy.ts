@@ -1,9 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { startContainer, type Container } from './container';
 import type { BaseImageOptions } from './node-base-image';
 import { ensurePackageImage } from './package-image';
 import { STANDIN_SPECS } from './standin-images';
+import { REPO_ROOT } from '../system/repo-root';
 
 /**
  * The nginx stand-in with `openssl` and `curl`, as the public `nginx` image has them: the compose file's proxy makes
@@ -41,4 +43,30 @@ export function writeProxyCertificate(dir: string, name = 'admin.example.com'): 
   );
   fs.chmodSync(path.join(tls, 'tls.key'), 0o644);
   return tls;
+}
+
+/**
+ * The compose file's proxy as it runs there: deploy/compose/nginx.conf and proxy-start.sh from this checkout, over
+ * the hosts `host-a` and `host-b` of `network` on port 3000, serving HTTPS on 443 with the certificate folder `tls`
+ * (writeProxyCertificate makes one there, or proxy-start.sh does when it is empty).
+ */
+export function startComposeProxy(options: {
+  image: string;
+  namePrefix: string;
+  network: string;
+  tls: string;
+}): Promise<Container> {
+  return startContainer({
+    image: options.image,
+    namePrefix: options.namePrefix,
+    publish: [443],
+    env: { PROXY_UPSTREAM_HOSTS: 'host-a host-b', PROXY_UPSTREAM_PORT: '3000', PUBLIC_HTTPS_PORT: '443' },
+    volumes: [
+      `${path.join(REPO_ROOT, 'deploy', 'compose', 'nginx.conf')}:/etc/nginx/conf.d/default.conf:ro`,
+      `${path.join(REPO_ROOT, 'deploy', 'compose', 'proxy-start.sh')}:/etc/slots-proxy/proxy-start.sh:ro`,
+      `${options.tls}:/etc/slots-tls`,
+    ],
+    runOptions: ['--network', options.network],
+    command: ['/bin/sh', '/etc/slots-proxy/proxy-start.sh'],
+  });
 }

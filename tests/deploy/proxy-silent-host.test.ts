@@ -11,13 +11,12 @@ import { startContainer, type Container } from '../../testing/containers/contain
 import { ensureNodeBaseImage } from '../../testing/containers/node-base-image';
 import { podman } from '../../testing/containers/podman';
 import { pollUntil } from '../../testing/containers/poll-until';
-import { ensureStandinProxyImage } from '../../testing/containers/standin-proxy';
+import { ensureStandinProxyImage, startComposeProxy } from '../../testing/containers/standin-proxy';
 import { statusThroughProxy, upstreamInProxyLog } from '../../testing/containers/two-releases';
 import { describeWithCommand } from '../../testing/describe-with-command';
 import { makeTempDir, type TempDir } from '../../testing/temp-dir';
 import fs from 'node:fs';
 import path from 'node:path';
-import { REPO_ROOT } from '../../testing/system/repo-root';
 
 const describeWithPodman = describeWithCommand('podman', ['--version'], 'podman runc debootstrap');
 const log = (line: string): void => void process.stdout.write(`[silent] ${line}\n`);
@@ -54,19 +53,7 @@ describeWithPodman('the compose proxy while a host is silent', () => {
     }
     const tls = path.join(files.path, 'tls');
     fs.mkdirSync(tls);
-    proxy = await startContainer({
-      image: proxyImage,
-      namePrefix: 'slots-silent-proxy',
-      publish: [443],
-      env: { PROXY_UPSTREAM_HOSTS: 'host-a host-b', PROXY_UPSTREAM_PORT: '3000', PUBLIC_HTTPS_PORT: '443' },
-      volumes: [
-        `${path.join(REPO_ROOT, 'deploy', 'compose', 'nginx.conf')}:/etc/nginx/conf.d/default.conf:ro`,
-        `${path.join(REPO_ROOT, 'deploy', 'compose', 'proxy-start.sh')}:/etc/slots-proxy/proxy-start.sh:ro`,
-        `${tls}:/etc/slots-tls`,
-      ],
-      runOptions: ['--network', network],
-      command: ['/bin/sh', '/etc/slots-proxy/proxy-start.sh'],
-    });
+    proxy = await startComposeProxy({ image: proxyImage, namePrefix: 'slots-silent-proxy', network, tls });
     port = proxy.hostPort(443);
     await pollUntil('both hosts in the proxy upstream', 120_000, async () => (await upstream()) === 'host-a, host-b');
   }, 600_000);
