@@ -590,14 +590,14 @@ describe('rules of published placements', () => {
 });
 
 describe('rules that name nothing, or are no rule', () => {
-  /** DOCUMENT with its slot shown when `rule` holds. */
-  const ruled = (rule: unknown) => ({
+  /** DOCUMENT with its slot shown when `rule` holds (at `priority`). */
+  const ruled = (rule: unknown, priority = 10) => ({
     remotes: [
       {
         name: 'team_billing',
         slots: {
           'dashboard-before-cards': [
-            { component: 'InvoiceBanner', props: { title: 'Due' }, priority: 10, visibleWhen: rule },
+            { component: 'InvoiceBanner', props: { title: 'Due' }, priority, visibleWhen: rule },
           ],
         },
       },
@@ -678,17 +678,29 @@ describe('rules that name nothing, or are no rule', () => {
     await saveDraft(ruled({ flags: ['beta'] }));
     await operator.post('/api/placements/publish').send({}).expect(201);
     expect(await testApp.app.flags.unset('beta')).toBe(true);
-    // The draft (the revision) now has the problem, and a rollback to it would be refused...
+    // The draft (the revision) now has the problem: a warning, as the rule is the one in force, unchanged...
     const { problems } = (await operator.get('/api/placements').expect(200)).body as PlacementsPayload;
-    expect(problems.map((problem) => problem.kind)).toEqual(['unknown-rule-name']);
-    await operator.post('/api/placements/rollback').send({ revision: 1 }).expect(400);
-    // ...but the revision in force stays, here and on a host that starts now.
+    expect(problems.map(({ kind, blocking }) => [kind, blocking])).toEqual([['unknown-rule-name', false]]);
+    // ...so another change publishes over it (revision 2 keeps the rule), and a rollback to revision 1 (the same
+    // rule) is taken too.
+    await saveDraft(ruled({ flags: ['beta'] }, 20));
+    await operator.post('/api/placements/publish').send({}).expect(201);
+    await operator.post('/api/placements/rollback').send({ revision: 1 }).expect(201);
+    // The revision in force stays, here and on a host that starts now.
     const again = await createTestApp({ dir: testApp.dir, distDir: dist.dir, env: remotesEnv() });
     try {
-      expect(again.app.placements.service.revision).toBe(1);
+      expect(again.app.placements.service.revision).toBe(3);
     } finally {
       await again.close({ keepData: true });
     }
+    // A rollback to a revision whose rule the newest does not have is a rule written anew: refused.
+    await saveDraft(ruled({ roles: ['editor'] }));
+    await operator.post('/api/placements/publish').send({}).expect(201);
+    const refused = await operator.post('/api/placements/rollback').send({ revision: 1 }).expect(400);
+    expect(refused.body.error.placementProblems).toEqual([
+      expect.objectContaining({ kind: 'unknown-rule-name', blocking: true }),
+    ]);
+    expect(await testApp.app.placements.store.lastNumber()).toBe(4);
   });
 
   it('says what is wrong with a rule of the wrong shape', async () => {

@@ -14,7 +14,8 @@ import { unknownRuleNameProblems, type KnownRuleNames } from './rule-names-check
  * code or file slot is listed only when the document causes it (an allow-list it narrows, an id it takes), never
  * one the file had without it. A document whose shape is wrong is not checked further: its shape problems come back.
  *
- * With `known` (readKnownRuleNames), a rule naming a tenant or flag that does not exist is a problem too, first.
+ * With `known` (readKnownRuleNames), a rule naming a tenant or flag that does not exist is a problem too, first
+ * (a warning only for a rule published so, unchanged: `known.published`, rule-names-check.ts).
  * Give it for an edit (a draft saved, an import, a publish, a rollback); leave it out when taking a revision already
  * published, so that a flag unset since, or a tenant this host has not seen yet, never makes one host refuse a
  * revision the others serve. `readable`: the tenants whose ids the problems may name (rule-names-check.ts).

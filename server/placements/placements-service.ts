@@ -29,7 +29,7 @@ import { EMPTY_DOCUMENT, parsePlacements, withPlacements, type ParsedPlacements 
 import { placedWith, previewForViewer, previewPlacements } from './placements-preview';
 import { revisionNumber } from './placements-request-body';
 import { DraftMovedError, RevisionMovedError, type PlacementsStore } from './placements-store';
-import type { KnownRuleNames } from './rule-names-check';
+import { publishedRules, type KnownRuleNames } from './rule-names-check';
 import { shownChanges, shownDocument, shownProblems } from './shown-placements';
 import { OneReadAtATime } from '../storage/one-read-at-a-time';
 
@@ -58,7 +58,8 @@ export interface PlacementsServiceParts {
   database: string;
   /**
    * The tenants and flags there are (readKnownRuleNames): the rules of a draft, an import, a publish or a rollback
-   * may name no other. Read for each check of an edit; never when a revision is taken (placements-check.ts).
+   * may name no other, but for a rule the newest revision has unchanged (a warning: ruleNames). Read for each check
+   * of an edit; never when a revision is taken (placements-check.ts).
    */
   knownRuleNames: () => Promise<KnownRuleNames>;
   /** How often the newest revision's number is read, to take one published on another host; default 1 s. */
@@ -188,7 +189,16 @@ export class PlacementsService {
   /** What is wrong with `document`, were it published now on this host. */
   async problemsOf(document: unknown): Promise<PlacementProblem[]> {
     const parsed = parsePlacements(document);
-    return checkPlacements(this.parts.subjects, this.file, parsed, await this.parts.knownRuleNames());
+    return checkPlacements(this.parts.subjects, this.file, parsed, await this.ruleNames());
+  }
+
+  /**
+   * What the rules of an edit are checked against: the tenants and flags there are, and the rules of the newest
+   * revision, which may go on naming one gone since (rule-names-check.ts).
+   */
+  private async ruleNames(): Promise<KnownRuleNames> {
+    const [known, latest] = await Promise.all([this.parts.knownRuleNames(), this.parts.store.latest()]);
+    return { ...known, published: publishedRules(latest ? parsePlacements(latest.document) : null) };
   }
 
   /** `document`'s problems (said as `readable` allows), and each location's order with it published (the preview). */
@@ -197,7 +207,7 @@ export class PlacementsService {
     readable: ReadableTenants = null,
   ): Promise<{ problems: PlacementProblem[]; preview: PlacementPreview }> {
     const parsed = parsePlacements(document);
-    const known = await this.parts.knownRuleNames();
+    const known = await this.ruleNames();
     const problems = checkPlacements(this.parts.subjects, this.file, parsed, known, readable);
     return {
       problems: shownProblems(problems, document, readable),

@@ -1,7 +1,7 @@
 /**
  * The tenants and flags a document's rules name, against those in the database: unknown ones are blocking problems
  * naming the slot, the unknown names and the known ones, when the check is given the names there are (an edit), and
- * never when it is not (a revision taken as published).
+ * never when it is not (a revision taken as published); warnings in a rule the published document has unchanged.
  */
 import pino from 'pino';
 import request from 'supertest';
@@ -13,7 +13,13 @@ import { ResourceRegistry } from '../resources/resource-registry';
 import type { SlotCheckSubjects } from '../slot-check/slot-check';
 import { checkPlacements } from './placements-check';
 import { parsePlacements } from './placements-document';
-import { readKnownRuleNames, unknownRuleNameProblems, type KnownRuleNames } from './rule-names-check';
+import {
+  PUBLISHED_RULE_NOTE,
+  publishedRules,
+  readKnownRuleNames,
+  unknownRuleNameProblems,
+  type KnownRuleNames,
+} from './rule-names-check';
 
 const LOCATION = 'dashboard-before-cards';
 const KNOWN: KnownRuleNames = { tenants: ['acme', 'globex'], flags: ['beta', 'new-billing'] };
@@ -63,6 +69,41 @@ function copyOf<T>(value: T): T {
 describe('unknownRuleNameProblems', () => {
   it('names each slot whose rule names a tenant or flag that does not exist, and the known ones', () => {
     expect(unknownRuleNameProblems(parsePlacements(DOCUMENT), KNOWN)).toEqual([TENANT_PROBLEM, FLAG_PROBLEM]);
+  });
+
+  it('warns, without blocking, of a rule the published document has unchanged; a rule changed or moved blocks', () => {
+    const published = publishedRules(parsePlacements(DOCUMENT));
+    const moved = copyOf(DOCUMENT);
+    // Its props and its place in the list changed: the rule is the same rule of the same slot.
+    const slots = moved.remotes[0]!.slots[LOCATION];
+    slots.reverse();
+    (slots[2] as { props?: unknown }).props = { title: 'Overdue' };
+    const warned = (problem: typeof TENANT_PROBLEM) => ({
+      ...problem,
+      index: 2,
+      message: `${problem.message} ${PUBLISHED_RULE_NOTE}`,
+      blocking: false,
+    });
+    expect(unknownRuleNameProblems(parsePlacements(moved), { ...KNOWN, published })).toEqual([
+      warned(TENANT_PROBLEM),
+      warned(FLAG_PROBLEM),
+    ]);
+    // Another slot of the component given it, or the rule changed: rules being written.
+    const other = copyOf(DOCUMENT);
+    const [first, second] = other.remotes[0]!.slots[LOCATION] as Array<{ visibleWhen?: unknown }>;
+    second!.visibleWhen = first!.visibleWhen;
+    first!.visibleWhen = { $any: [{ tenants: ['acmee'] }, { $not: { flags: ['no-such-flag', 'beta'] } }] };
+    expect(
+      unknownRuleNameProblems(parsePlacements(other), { ...KNOWN, published }).map(({ index, blocking }) => [
+        index,
+        blocking,
+      ]),
+    ).toEqual([
+      [0, true],
+      [0, true],
+      [1, true],
+      [1, true],
+    ]);
   });
 
   it('finds nothing wrong when every name exists', () => {

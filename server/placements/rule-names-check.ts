@@ -21,7 +21,41 @@ export interface KnownRuleNames {
   tenants: readonly string[];
   /** Every flag set at least once, on or off (FeatureFlagStore.names). */
   flags: readonly string[];
+  /**
+   * The rules of the newest revision published (publishedRules): a draft's rule found there unchanged may go on
+   * naming a tenant or flag gone since (a tenant removed, its flag settings with it): a warning, not a refusal.
+   */
+  published?: PublishedRules;
 }
+
+/** The rules of a published document, each with its slot's remote, location and component (ruleKey). */
+export type PublishedRules = ReadonlySet<string>;
+
+function ruleKey(remote: string, location: SlotLocation, component: string, rule: VisibilityRule): string {
+  return JSON.stringify([remote, location.value, component, rule]);
+}
+
+/**
+ * The rules of a published document (none for null), as a draft's are compared with them: by the slot's remote,
+ * location and component, and the rule exactly as written. A slot moved, its props, priority or order changed keeps
+ * its rule; a rule changed in any way is a rule being written, checked in full.
+ */
+export function publishedRules(published: ParsedPlacements | null): PublishedRules {
+  return new Set(
+    (published?.slots ?? []).flatMap(({ remote, location, slot }) => {
+      const rule = slot.placement.visibleWhen;
+      return rule === undefined ? [] : [ruleKey(remote, location, slot.component, rule)];
+    }),
+  );
+}
+
+/**
+ * What a problem of a published rule's unknown names adds: why it does not stop a publish, and what to do. The
+ * editor shows it at the slot's Shown when field, the card marking it a warning.
+ */
+export const PUBLISHED_RULE_NOTE =
+  'The rule is published so and unchanged in the draft: a warning, not a refusal. The name matches nobody now ' +
+  '(gone since it was published, such as a removed tenant): take it out; a changed rule still naming it is refused.';
 
 export async function readKnownRuleNames(tenants: TenantStore, flags: FeatureFlagStore): Promise<KnownRuleNames> {
   const [tenantList, flagNames] = await Promise.all([tenants.list(), flags.names()]);
@@ -53,7 +87,9 @@ function unknownHiddenTenantsMessage(count: number): string {
  * A blocking problem for each list of a document's rules naming a tenant or flag that does not exist: such a rule
  * never holds for it, so a typo (`acmee`) would hide the slot from everyone, silently. Each names its slot, the list
  * in the rule, the unknown names and the known ones (the tenants' only to someone who may read every tenant's id:
- * `readable`, shown-rule.ts).
+ * `readable`, shown-rule.ts). A rule published so and unchanged (`known.published`) is not being written: its
+ * unknown names are gone since (`tenant:remove` leaves the rules naming the tenant), and refusing them would block
+ * every other change until someone edits that rule; they are a warning instead (PUBLISHED_RULE_NOTE).
  */
 export function unknownRuleNameProblems(
   parsed: ParsedPlacements,
@@ -63,6 +99,7 @@ export function unknownRuleNameProblems(
   return parsed.slots.flatMap(({ remote, location, index, slot }) => {
     const rule = slot.placement.visibleWhen;
     if (rule === undefined) return [];
+    const published = known.published?.has(ruleKey(remote, location, slot.component, rule)) === true;
     return unknownNamesIn(rule, known, readable).map(
       (message): PlacementProblem => ({
         remote,
@@ -71,8 +108,8 @@ export function unknownRuleNameProblems(
         component: slot.component,
         kind: UNKNOWN_RULE_NAME,
         path: null,
-        message,
-        blocking: true,
+        message: published ? `${message} ${PUBLISHED_RULE_NOTE}` : message,
+        blocking: !published,
       }),
     );
   });
