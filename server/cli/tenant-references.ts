@@ -27,7 +27,11 @@ export interface CanaryNamingTenant {
  */
 export interface TenantReferences {
   placementsInForce: readonly SlotNamingTenant[];
-  /** The saved draft's, when a draft is saved and it is not the document in force. */
+  /**
+   * The saved draft's whose rules are written there (new, or changed from the placements in force): a publish checks
+   * them as rules being written, and refuses a tenant there is not. A rule the draft keeps as in force is only a
+   * warning then (server/placements/rule-names-check.ts), said with placementsInForce. Empty without a saved draft.
+   */
   draft: readonly SlotNamingTenant[];
   canaries: readonly CanaryNamingTenant[];
 }
@@ -39,10 +43,14 @@ export async function readTenantReferences(engine: StorageEngine, id: string): P
     placements.draft(),
     new ReleaseStore(engine).rollouts(),
   ]);
-  const inForce = latest ? slotsNaming(latest.document, id) : [];
+  const inForceSlots = latest ? ruledSlots(latest.document) : [];
+  const inForceRules = new Set(inForceSlots.map(ruleKey));
+  const inForce = inForceSlots.filter((slot) => ruleNames(slot.rule, id)).map(named);
   const drafted =
     draft && JSON.stringify(draft.document) !== JSON.stringify(latest?.document ?? null)
-      ? slotsNaming(draft.document, id)
+      ? ruledSlots(draft.document)
+          .filter((slot) => ruleNames(slot.rule, id) && !inForceRules.has(ruleKey(slot)))
+          .map(named)
       : [];
   const canaries = rollouts.flatMap(({ remote, canary }) =>
     canary?.tenants.includes(id)
@@ -74,14 +82,14 @@ export function describeReferences(id: string, references: TenantReferences): st
   if (references.placementsInForce.length > 0) {
     lines.push(
       `Named by the rules of the placements in force (kept): ${slots(references.placementsInForce)}. A rule that ` +
-        `needs "${id}" then holds for nobody, and the next publish of the placements is refused until no rule names ` +
-        `"${id}" (the placements editor lists them; take "${id}" out of each).`,
+        `needs "${id}" then holds for nobody. Publishing other changes goes on (the placements editor shows each such ` +
+        `rule with a warning), but a rule changed while it still names "${id}" is refused: take "${id}" out of each.`,
     );
   }
   if (references.draft.length > 0) {
     lines.push(
-      `Named by the rules of the saved placements draft (kept): ${slots(references.draft)}. It cannot be published ` +
-        `until they no longer name "${id}".`,
+      `Named by rules written in the saved placements draft (kept): ${slots(references.draft)}. It cannot be ` +
+        `published until they no longer name "${id}".`,
     );
   }
   for (const canary of references.canaries) {
@@ -97,8 +105,22 @@ export function describeReferences(id: string, references: TenantReferences): st
   return lines;
 }
 
+/** A slot of a placements document with its rule as stored (undefined: none). */
+interface RuledSlot extends SlotNamingTenant {
+  rule: unknown;
+}
+
+function named({ remote, location, component }: RuledSlot): SlotNamingTenant {
+  return { remote, location, component };
+}
+
+/** A slot's rule where it is, as a publish compares a draft's rules with those in force (publishedRules). */
+function ruleKey({ remote, location, component, rule }: RuledSlot): string {
+  return JSON.stringify([remote, location, component, rule ?? null]);
+}
+
 /** The slots of a placements document (as stored: checked when published, read here without trusting it). */
-function slotsNaming(document: unknown, id: string): SlotNamingTenant[] {
+function ruledSlots(document: unknown): RuledSlot[] {
   if (!isPlainObject(document) || !Array.isArray(document.remotes)) return [];
   return document.remotes.flatMap((entry) => {
     if (!isPlainObject(entry) || typeof entry.name !== 'string') return [];
@@ -108,8 +130,8 @@ function slotsNaming(document: unknown, id: string): SlotNamingTenant[] {
         ? Object.entries(lists).flatMap(([key, slots]) =>
             Array.isArray(slots)
               ? slots.flatMap((slot) =>
-                  isPlainObject(slot) && ruleNames(slot.visibleWhen, id)
-                    ? [{ remote, location: where(key), component: String(slot.component) }]
+                  isPlainObject(slot)
+                    ? [{ remote, location: where(key), component: String(slot.component), rule: slot.visibleWhen }]
                     : [],
                 )
               : [],

@@ -75,8 +75,8 @@ export function holdsData(data: TenantData): boolean {
  *
  * Sessions working in the tenant move to their account's first tenant at their next request, as for any membership
  * removed (current-tenant.ts). Placement rules and canaries that name the tenant are not changed: a rule needing it
- * then holds for nobody and refuses the next publish of the placements until edited, a canary of it alone reaches
- * nobody; tenant:remove names them (tenant-references.ts).
+ * then holds for nobody (the placements editor warns of it, and refuses it once changed while still naming it), a
+ * canary of it alone reaches nobody; tenant:remove names them (tenant-references.ts).
  */
 export async function removeTenant(
   engine: StorageEngine,

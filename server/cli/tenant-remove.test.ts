@@ -150,10 +150,16 @@ describe('npm run tenant:remove', () => {
       checkedAgainst: 0,
       setDraft: false,
     });
-    // A draft saved since, not published: its rules are named apart.
+    // A draft saved since, not published: the rules written there are named apart; Banner's, kept as in force, is not.
     const drafted = { component: 'Chart', visibleWhen: { tenants: ['initech'] } };
+    const kept = { component: 'Banner', priority: 5, visibleWhen: { tenants: ['initech'] } };
     await new PlacementsStore(engine).saveDraft(
-      { remotes: [{ name: 'team_records', slots: { 'dashboard-before-cards': [drafted] } }] },
+      {
+        remotes: [
+          { name: 'team_marketing', slots: { 'dashboard-before-cards': [kept] } },
+          { name: 'team_records', slots: { 'dashboard-before-cards': [drafted] } },
+        ],
+      },
       'zoe',
     );
     const releases = new ReleaseStore(engine);
@@ -168,11 +174,11 @@ describe('npm run tenant:remove', () => {
     await canary('team_records', 10, ['initech', 'acme']);
     const named = [
       'Named by the rules of the placements in force (kept): Banner of team_marketing at dashboard-before-cards, ' +
-        'NoteHint of team_marketing at resource form "notes". A rule that needs "initech" then holds for nobody, and ' +
-        'the next publish of the placements is refused until no rule names "initech" (the placements editor lists ' +
-        'them; take "initech" out of each).',
-      'Named by the rules of the saved placements draft (kept): Chart of team_records at dashboard-before-cards. It ' +
-        'cannot be published until they no longer name "initech".',
+        'NoteHint of team_marketing at resource form "notes". A rule that needs "initech" then holds for nobody. ' +
+        'Publishing other changes goes on (the placements editor shows each such rule with a warning), but a rule ' +
+        'changed while it still names "initech" is refused: take "initech" out of each.',
+      'Named by rules written in the saved placements draft (kept): Chart of team_records at ' +
+        'dashboard-before-cards. It cannot be published until they no longer name "initech".',
       'Named by the canary of team_marketing 1.1.0 (kept): it then reaches nobody: end it on the releases page.',
       'Named by the canary of team_records 1.1.0 (kept): it goes on for its other tenants and 10 % of the users, and ' +
         'is changed only without "initech" in its tenants.',
