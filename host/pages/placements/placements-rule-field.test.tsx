@@ -3,16 +3,33 @@ import { useState } from 'react';
 import { STAFF_ROLES, type JsonValue } from '../../../shared';
 import { RuleChoicesContext } from './placements-rule-choices';
 import { RuleField } from './placements-rule-field';
+import type { RuleProblemPlace } from './rule-problem-place';
 
 const CHOICES = { tenants: [{ id: 'acme', name: 'Acme' }], flags: ['beta'] };
 const NAME = 'Banner #1';
 
 /** One card's rule field, over a draft of one rule; the rule the draft holds is shown beside it. */
-function Field({ initial, choices = CHOICES }: { initial?: JsonValue; choices?: typeof CHOICES | null }) {
+function Field({
+  initial,
+  choices = CHOICES,
+  problems,
+}: {
+  initial?: JsonValue;
+  choices?: typeof CHOICES | null;
+  problems?: readonly RuleProblemPlace[];
+}) {
   const [rule, setRule] = useState<JsonValue | undefined>(initial);
   return (
     <RuleChoicesContext.Provider value={choices}>
-      <RuleField id="card" name={NAME} label={NAME} rule={rule} setRule={setRule} touch={() => undefined} />
+      <RuleField
+        id="card"
+        name={NAME}
+        label={NAME}
+        rule={rule}
+        setRule={setRule}
+        touch={() => undefined}
+        problems={problems}
+      />
       <output data-rule>{rule === undefined ? 'null' : JSON.stringify(rule)}</output>
     </RuleChoicesContext.Provider>
   );
@@ -152,5 +169,23 @@ describe('the Shown when rule builder', () => {
     expect(
       (within(field()).getByLabelText(`JSON of the Shown when rule of ${NAME}`) as HTMLTextAreaElement).value,
     ).toBe('{"$not":{"$not":{"roles":["editor"]}}}');
+  });
+
+  it('marks a name that stops a publish invalid, and says a warning without marking it', () => {
+    const words = 'The rule names the unknown tenant "initech".';
+    const others = () => control('Other tenants of condition 1, separated by commas') as HTMLInputElement;
+    const { unmount } = render(
+      <Field initial={{ tenants: ['initech'] }} problems={[{ condition: '1', words, blocking: true }]} />,
+    );
+    expect(reading()).toContain(words);
+    expect(others().getAttribute('aria-invalid')).toBe('true');
+    unmount();
+    // A rule in force since a publish, its tenant removed since: said, but nothing to mend before other changes publish.
+    render(<Field initial={{ tenants: ['initech'] }} problems={[{ condition: '1', words, blocking: false }]} />);
+    expect(reading()).toContain(words);
+    expect(others().getAttribute('aria-invalid')).toBe('false');
+    fireEvent.click(toggle());
+    const box = within(field()).getByLabelText(`JSON of the Shown when rule of ${NAME}`);
+    expect(box.getAttribute('aria-invalid')).toBe('false');
   });
 });

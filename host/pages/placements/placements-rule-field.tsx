@@ -74,7 +74,9 @@ export function RuleField({ id, name, label, rule, setRule, touch, problems = NO
   // though the rule were fine.
   const checked = problems.length === 0 ? null : problems.map((problem) => problem.words).join(' ');
   const problem = [textError ?? words?.problem, checked].filter((part) => part != null).join(' ') || null;
-  const problemAt = (condition: string) => (problems.some((at) => at.condition === condition) ? hintId : undefined);
+  // Invalid only for what stops a publish: a rule in force naming a tenant removed since is said, not marked.
+  const stopping = problems.filter((at) => at.blocking);
+  const problemAt = (condition: string) => (stopping.some((at) => at.condition === condition) ? hintId : undefined);
 
   const toggle = () => {
     if (!json) {
@@ -118,7 +120,7 @@ export function RuleField({ id, name, label, rule, setRule, touch, problems = NO
             id={`${id}-rule`}
             rows={3}
             value={text}
-            aria-invalid={textError !== null || checked !== null}
+            aria-invalid={textError !== null || stopping.length > 0}
             aria-describedby={hintId}
             {...{ [UNREAD_INPUT_ATTRIBUTE]: textError === null ? undefined : '' }}
             onChange={(event) => {
