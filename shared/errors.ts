@@ -11,6 +11,11 @@ export const ERROR_STATUS = {
    * without `tenant`, it starts in the account's first tenant.
    */
   not_in_tenant: 403,
+  /**
+   * A sign-in with the right password for a disabled account: no session is made. Only the right password is told
+   * (it proves nothing to a guesser); a wrong one is answered as any wrong password, 401 `unauthenticated`.
+   */
+  account_disabled: 403,
   not_found: 404,
   method_not_allowed: 405,
   /** The request did not arrive whole within REQUEST_TIMEOUT_MS (or its headers within HEADERS_TIMEOUT_MS). */
@@ -52,6 +57,7 @@ export interface ErrorBody {
 export const ERROR_MESSAGES = {
   unauthenticated: 'Sign in to continue.',
   invalidCredentials: 'Invalid username or password.',
+  accountDisabled: 'This account is disabled, so signing in again will not help. Ask an administrator to enable it.',
   forbiddenTenant: 'You do not belong to that tenant.',
   crossSite: 'Cross-site request refused.',
   notFound: 'Not found.',

@@ -7,7 +7,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import request from 'supertest';
 import type BetterSqlite3 from 'better-sqlite3';
-import type { MePayload, MetaPayload } from '../../shared';
+import { ERROR_MESSAGES, type MePayload, type MetaPayload } from '../../shared';
 import { describeWithCommand } from '../../testing/describe-with-command';
 import { RedisServerProcess } from '../../testing/system/redis-server-process';
 import { addUser, createTestApp, signedInAgent, type TestApp } from '../../testing/server/test-app';
@@ -142,7 +142,7 @@ describe('disabling an account', () => {
     });
   }
 
-  it('with npm run user:disable ends its sessions and refuses its sign-in like a wrong password; enable restores it', async () => {
+  it('with npm run user:disable ends its sessions and refuses its sign-in (the right password told it is disabled); enable restores it', async () => {
     const testApp = await createTestApp();
     try {
       await addUser(testApp.app, 'member', PASSWORD, ['north']);
@@ -163,12 +163,19 @@ describe('disabling an account', () => {
         expect((await agent.get('/meta')).status).toBe(401);
         expect((await agent.put('/api/resources/anything/records/1').send({ title: 'x' })).status).toBe(401);
       }
-      // The right password of a disabled account gets the answer a wrong one gets: nothing to tell the two apart.
+      // Its right password is told the account is disabled (the owner stops trying); a wrong one gets the answer a
+      // wrong password got while it was enabled: nothing for a guesser to tell apart.
       const refused = await request(testApp.app.handler)
         .post('/login')
         .send({ username: 'member', password: PASSWORD });
-      expect(refused.status).toBe(wrongPassword.status);
-      expect(refused.body).toEqual(wrongPassword.body);
+      expect([refused.status, refused.body]).toEqual([
+        403,
+        { error: { code: 'account_disabled', message: ERROR_MESSAGES.accountDisabled } },
+      ]);
+      const guessed = await request(testApp.app.handler)
+        .post('/login')
+        .send({ username: 'member', password: 'not-the-password' });
+      expect([guessed.status, guessed.text]).toEqual([wrongPassword.status, wrongPassword.text]);
 
       expect(runUserAccess(testApp.databasePath, 'enable', 'member').status).toBe(0);
       const again = await signedInAgent(testApp.app, 'member', PASSWORD);

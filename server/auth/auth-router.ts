@@ -8,6 +8,7 @@ import { requireJsonBody } from '../http/require-json-body';
 import { currentTenant, NO_TENANT_MESSAGE, tenantContext } from './current-tenant';
 import type { TenantStore } from '../tenants/tenant-store';
 import { LOCAL_STRATEGY } from './create-passport';
+import { AccountDisabledError } from './credential-checker';
 import { parseLoginRequest } from './login-request';
 import { reportPasswordCheck } from './login-rate-limit/login-throttle';
 import { mePayload } from './me-payload';
@@ -45,6 +46,13 @@ export function createAuthRouter(options: AuthRouterOptions): Router {
     const authenticate = options.authenticator.authenticate(
       LOCAL_STRATEGY,
       (error: unknown, user: StaffUser | false | null) => {
+        if (error instanceof AccountDisabledError) {
+          // The right password: not a guess, so not counted as a failure (the person, told, stops trying).
+          reportPasswordCheck(res, true);
+          req.log.info({ user: error.username, client: req.ip }, 'sign-in refused: account disabled');
+          next(error);
+          return;
+        }
         if (error) {
           next(error);
           return;

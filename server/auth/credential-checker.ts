@@ -1,8 +1,22 @@
 import { randomBytes } from 'node:crypto';
+import { ERROR_MESSAGES } from '../../shared';
+import { HttpError } from '../http/http-error';
 import { PasswordCheckGate } from './password-check-gate';
 import { deriveShortfall, hashPassword, needsRehash, verifyPassword, type ScryptParams } from './password-hash';
 import type { StaffUser } from './staff-user';
 import type { UserStore } from './user-store';
+
+/**
+ * The right password for a disabled account: 403 `account_disabled`, no session. Telling it to whoever proved the
+ * password reveals nothing to a guesser; answered as a wrong password, the person kept trying until the sign-in limits
+ * locked them out.
+ */
+export class AccountDisabledError extends HttpError {
+  constructor(readonly username: string) {
+    super('account_disabled', ERROR_MESSAGES.accountDisabled);
+    this.name = 'AccountDisabledError';
+  }
+}
 
 /** What one password check found: whether it matches, and the password's new hash when the stored one is outdated. */
 interface CheckOutcome {
@@ -18,6 +32,9 @@ interface CheckOutcome {
  * may cost less than today's: a wrong password there is then made to cost the difference too (deriveShortfall), so
  * it takes the work of an unknown account's; a correct one is hashed again with today's parameters and stored, so
  * the account leaves the old hash behind at its first sign-in.
+ *
+ * A disabled account's password is checked as an enabled one's: a wrong one is refused the same way at the same cost,
+ * and the right one is refused with AccountDisabledError (its hash left as it is).
  */
 export class CredentialChecker {
   private dummyHash: Promise<string> | null = null;
@@ -30,7 +47,8 @@ export class CredentialChecker {
   ) {}
 
   /**
-   * The account when the password matches, otherwise null (whatever the reason). Throws PasswordChecksBusyError when
+   * The account when the password matches, otherwise null (whatever the reason). Throws AccountDisabledError when
+   * it matches a disabled account's, PasswordChecksBusyError when
    * too many checks are running and waiting already, PasswordChecksShareError when `client` (its address, as
    * clientKey gives it) holds its share of them.
    */
@@ -44,7 +62,7 @@ export class CredentialChecker {
     client: string,
     upgrade: boolean,
   ): Promise<StaffUser | null> {
-    const found = await this.users.findCredentials(username);
+    const found = await this.users.findSignInCredentials(username);
     const stored = found ? found.passwordHash : await this.dummy();
     const outdated = found !== undefined && needsRehash(stored, this.hashParams);
     const outcome = await this.gate.run(client, async (): Promise<CheckOutcome> => {
@@ -54,9 +72,11 @@ export class CredentialChecker {
         await deriveShortfall(password, stored, this.hashParams);
         return { matches };
       }
-      return { matches, rehashed: upgrade ? await hashPassword(password, this.hashParams) : undefined };
+      const rehash = upgrade && !found.disabled;
+      return { matches, rehashed: rehash ? await hashPassword(password, this.hashParams) : undefined };
     });
     if (!found || !outcome.matches) return null;
+    if (found.disabled) throw new AccountDisabledError(found.user.username);
     if (outcome.rehashed === undefined) return found.user;
     const upgraded = await this.users.rehashPassword(found.user.id, stored, outcome.rehashed);
     if (upgraded) return upgraded;

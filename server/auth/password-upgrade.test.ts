@@ -96,13 +96,22 @@ for (const engineUnderTest of ENGINES) {
       expect(await scryptDerivationsDuring(() => signIn('nobody'))).toEqual([TODAY]);
     });
 
-    it('is not upgraded on a disabled account, answered as a wrong password', async () => {
+    it('is not upgraded on a disabled account: its right password told so, a wrong one costs today’s work', async () => {
       await testApp.app.users.setDisabled('old-timer', true);
-      const answer = await request(testApp.app.handler)
-        .post('/login')
-        .send({ username: 'old-timer', password: PASSWORD });
-      expect(answer.status).toBe(401);
-      expect(answer.body).toEqual(INVALID_CREDENTIALS);
+      const signIn = (password: string) =>
+        request(testApp.app.handler).post('/login').send({ username: 'old-timer', password });
+      const answer = await signIn(PASSWORD);
+      expect([answer.status, answer.body]).toEqual([
+        403,
+        { error: { code: 'account_disabled', message: ERROR_MESSAGES.accountDisabled } },
+      ]);
+      expect(paramsOf(await storedHash())).toBe(OLD_TEXT);
+
+      let wrong: request.Response | undefined;
+      const work = await scryptDerivationsDuring(async () => (wrong = await signIn('not-the-password')));
+      expect([wrong?.status, wrong?.body]).toEqual([401, INVALID_CREDENTIALS]);
+      // As an enabled account's outdated hash: its own derivation, then the shortfall to today's.
+      expect(work).toEqual([OLD, { ...TODAY, r: 6 }]);
       expect(paramsOf(await storedHash())).toBe(OLD_TEXT);
     });
 

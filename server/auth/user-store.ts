@@ -46,6 +46,23 @@ export class UserStore {
   }
 
   /**
+   * The account, its stored password hash and whether it is disabled, for POST /login: a disabled account's password
+   * is checked as any other's (a wrong one is refused the same way, at the same cost), and only the right one is
+   * told that the account is disabled (credential-checker.ts).
+   */
+  async findSignInCredentials(
+    username: string,
+  ): Promise<{ user: StaffUser; passwordHash: string; disabled: boolean } | undefined> {
+    const row = await this.rowByUsername(username);
+    if (!row) return undefined;
+    return {
+      user: toUser(row, await this.grantedTo(row.id)),
+      passwordHash: row.password_hash,
+      disabled: row.disabled_at !== null,
+    };
+  }
+
+  /**
    * The account, from a cache that any committed write empties (so a deleted or disabled account is gone at once:
    * its sessions end at their next request).
    */

@@ -127,10 +127,11 @@ describeWithPostgres()('the app on PostgreSQL', () => {
     expect((await again.get('/me')).status).toBe(200);
     expect(await b.app.users.setDisabled('member', true)).toBe(true);
     expect((await again.get('/me')).status).toBe(401);
+    // The right password, on the other host: told the account is disabled there at once.
     expect(
-      (await request(a.app.handler).post('/login').send({ username: 'member', password: 'another-password-456' }))
-        .status,
-    ).toBe(401);
+      (await request(a.app.handler).post('/login').send({ username: 'member', password: 'another-password-456' })).body
+        .error?.code,
+    ).toBe('account_disabled');
   });
 
   describeWithCommand(
