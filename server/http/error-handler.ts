@@ -6,6 +6,12 @@ import { HttpError } from './http-error';
 import { EMPTY_BODY_TYPE, JSON_BODY_MESSAGES, NOT_UTF8_BODY_TYPE } from './require-json-body';
 
 /**
+ * Where the error handler leaves the code it answered with (`res.locals`), for what counts answers by more than their
+ * status: two sign-in refusals share 403 (sign-in-metrics.ts).
+ */
+export const ANSWERED_ERROR_CODE = 'answeredErrorCode';
+
+/**
  * The one error handler, registered last: every error reaches the client as `{ error: { code, message } }` with the
  * status of shared/errors.ts. Client errors keep their message; anything unexpected is logged here with its stack
  * and answered as `internal`, so no stack trace or internal detail leaves the server. A database that does not answer
@@ -41,6 +47,7 @@ export function createErrorHandler(logger: Logger): ErrorRequestHandler {
     }
     const retryAfter = (httpError as { retryAfterSeconds?: unknown }).retryAfterSeconds;
     if (typeof retryAfter === 'number') res.setHeader('Retry-After', String(retryAfter));
+    res.locals[ANSWERED_ERROR_CODE] = httpError.code;
     res.status(httpError.status).json(httpError.toBody());
   };
 }

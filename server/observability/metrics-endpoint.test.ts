@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import request from 'supertest';
-import { createDemoApp, DEMO_PASSWORD, type TestApp } from '../../testing/server/test-app';
+import { addUser, createDemoApp, DEMO_PASSWORD, type TestApp } from '../../testing/server/test-app';
 import { parsePrometheusText, sampleValue } from '../../testing/server/prometheus-text';
 import { listenForMetrics } from './metrics-listener';
 
@@ -159,6 +159,20 @@ describe('GET /metrics', () => {
     expect(sampleValue(families, 'slots_sign_ins_total', { outcome: 'refused' })).toBe(2);
     expect(sampleValue(families, 'slots_sign_ins_total', { outcome: 'throttled' })).toBe(2);
     expect(sampleValue(families, 'slots_sign_ins_total', { outcome: 'signed-in' })).toBe(0);
+  });
+
+  it("tells the 403 refusals apart: a disabled account, a tenant not the account's", async () => {
+    testApp = await createDemoApp({ metrics: { token: TOKEN } });
+    const http = request(testApp.app.handler);
+    await http.post('/login').send({ username: 'admin', password: DEMO_PASSWORD, tenant: 'no-such' }).expect(403);
+    await addUser(testApp.app, 'dora', 'dora-password-1', ['acme']);
+    await testApp.app.users.setDisabled('dora', true);
+    await http.post('/login').send({ username: 'dora', password: 'dora-password-1' }).expect(403);
+    const families = await scrape(testApp.app);
+    expect(sampleValue(families, 'slots_sign_ins_total', { outcome: 'not-in-tenant' })).toBe(1);
+    expect(sampleValue(families, 'slots_sign_ins_total', { outcome: 'disabled' })).toBe(1);
+    expect(sampleValue(families, 'slots_sign_ins_total', { outcome: 'no-tenant' })).toBe(0);
+    expect(sampleValue(families, 'slots_sign_ins_total', { outcome: 'refused' })).toBe(0);
   });
 
   it('lets another part of the server add its own metric to the same exposition', async () => {
