@@ -185,13 +185,16 @@ function SlotCells({ slot }: { slot: InspectedSlot }) {
             <BreakableText text={`(id ${id})`} />
           </span>
         )}
+        {/* A space before each second line: its own line to the eye, a word of its own to a screen reader and to
+            the text (without it, "MaintenanceNoticeteam_marketing"). */}
         <span className="inspector__second-line" data-slot-remote>
+          {' '}
           <BreakableText text={slot.remote ?? '—'} />
         </span>
       </td>
       <td>
         {slot.source}
-        <span className="inspector__second-line">{slot.visibility}</span>
+        <span className="inspector__second-line"> {slot.visibility}</span>
       </td>
       <td data-slot-problems>
         {slot.hiddenByRule === undefined ? (
