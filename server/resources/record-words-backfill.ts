@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { JsonObject } from '../../shared';
-import type { MigrationLockWait } from '../storage/postgres-migrate';
+import type { AdvisoryLockWait } from '../storage/advisory-lock';
 import type { StorageEngine } from '../storage/storage-engine';
 import { recordWords, WORDS_VERSION, type RecordWordIndex } from './record-words';
 
@@ -41,7 +41,7 @@ export class RecordWordsBackfill {
    */
   async run(
     announce: (start: WordsIndexingStart) => void = () => undefined,
-    lockWait?: MigrationLockWait,
+    lockWait?: AdvisoryLockWait,
   ): Promise<number> {
     if (!(await this.hasWordsToIndex())) return 0;
     if (!this.engine.whileLocked) return this.indexWordsNow(announce);

@@ -1,7 +1,7 @@
 import type { Express } from 'express';
 import type { Logger } from 'pino';
 import type { AppModule } from '../app-module';
-import type { MigrationLockHolder } from '../storage/postgres-migrate';
+import { lockHolderWords, type AdvisoryLockHolder } from '../storage/advisory-lock';
 import type { StorageEngine } from '../storage/storage-engine';
 import type { TenantStore } from '../tenants/tenant-store';
 import type { Resource } from './resource';
@@ -29,11 +29,9 @@ export const RESOURCE_AFTER_READY = (name: string) =>
  * What a PostgreSQL host says before waiting for another host's indexing of the search words (hosts of a new release
  * started together): it then finds them indexed, and starts. The wait has no deadline, as the migrations' has.
  */
-export function wordsLockWaitMessage(holder: MigrationLockHolder | null): string {
-  const from = holder?.client ? `, from ${holder.client}` : '';
-  const who = holder ? `PostgreSQL backend ${holder.pid} (application "${holder.application}"${from})` : 'a session';
+export function wordsLockWaitMessage(holder: AdvisoryLockHolder | null): string {
   return (
-    `waiting for the search words lock, held by ${who}: another host is indexing the search words, ` +
+    `waiting for the search words lock, held by ${lockHolderWords(holder)}: another host is indexing the search words, ` +
     'and this one starts once it has'
   );
 }

@@ -8,7 +8,7 @@ import { type Kysely } from 'kysely';
 import { RECORD_RESTORE_WINDOW_MS, type DeletedRecordEntry, type JsonObject, type ResourceRecord } from '../../shared';
 import { HttpError } from '../http/http-error';
 import type { AppSchema } from '../storage/app-schema';
-import type { MigrationLockWait } from '../storage/postgres-migrate';
+import type { AdvisoryLockWait } from '../storage/advisory-lock';
 import type { StorageEngine } from '../storage/storage-engine';
 import { FIELD_NAME_PATTERN } from './field';
 import type { RecordPage, RecordPageQuery } from '../storage/record-page-query';
@@ -287,7 +287,7 @@ export class StoredRecordSource implements RecordSource {
    */
   indexWords(
     announce: (start: WordsIndexingStart) => void = () => undefined,
-    lockWait?: MigrationLockWait,
+    lockWait?: AdvisoryLockWait,
   ): Promise<number> {
     return new RecordWordsBackfill(this.engine, this.words).run(announce, lockWait);
   }

@@ -8,7 +8,8 @@ import type { AppSchema } from './app-schema';
 import { postgresDatabaseName } from './database-name';
 import { POSTGRES_MIGRATIONS } from './migrations';
 import { hidePassword } from './hidden-password';
-import { migratePostgres, takeAdvisoryLock, type MigrationLockWait } from './postgres-migrate';
+import { takeAdvisoryLock, type AdvisoryLockWait } from './advisory-lock';
+import { migratePostgres } from './postgres-migrate';
 import { UNWATCHED_CONNECTIONS, type ConnectionWatch } from './postgres-outage-log';
 import { SORT_FOLD_FUNCTION } from './sort-fold';
 import type { EngineDialect, StorageEngine } from './storage-engine';
@@ -178,7 +179,7 @@ export class PostgresEngine implements StorageEngine {
   }
 
   /** On a connection of its own, without the pool's timeouts (waiting for another instance's migration is fine). */
-  async migrate(lockWait?: MigrationLockWait): Promise<readonly number[]> {
+  async migrate(lockWait?: AdvisoryLockWait): Promise<readonly number[]> {
     const client = await this.connectionOfItsOwn('slots-server migrations');
     try {
       return await migratePostgres(client, POSTGRES_MIGRATIONS, lockWait);
@@ -196,7 +197,7 @@ export class PostgresEngine implements StorageEngine {
     key: number,
     application: string,
     work: () => Promise<T>,
-    lockWait?: MigrationLockWait,
+    lockWait?: AdvisoryLockWait,
   ): Promise<T> {
     const client = await this.connectionOfItsOwn(application);
     try {

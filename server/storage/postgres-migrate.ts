@@ -8,54 +8,10 @@ import {
 } from './migrate';
 import { postgresDatabaseName } from './database-name';
 import type { Migration } from './migrations';
+import { takeAdvisoryLock, type AdvisoryLockWait } from './advisory-lock';
 
 /** The advisory lock every instance takes to migrate (any 64-bit number no other application uses on the server). */
 export const MIGRATION_LOCK_KEY = 0x5107_5d8a;
-
-/** Who holds the migration lock this instance waits for, as PostgreSQL's own views tell (null: gone meanwhile). */
-export interface MigrationLockHolder {
-  pid: number;
-  /** Its `application_name`: `slots-server migrations` for a host of this server, `psql` for a shell. */
-  application: string;
-  /** Its client's address; null for a local socket, or when the database account may not see it. */
-  client: string | null;
-}
-
-/** Told when the migration lock is held by another session: once before waiting, once after taking it. */
-export interface MigrationLockWait {
-  waiting(holder: MigrationLockHolder | null): void;
-  taken(waitedMs: number): void;
-}
-
-/** The backend holding an advisory lock (the migration lock, say) on this database (a bigint key: classid its high half, objid its low). */
-const LOCK_HOLDER_SQL = `
-  SELECT l.pid, COALESCE(a.application_name, '') AS application, host(a.client_addr) AS client
-  FROM pg_locks l LEFT JOIN pg_stat_activity a ON a.pid = l.pid
-  WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1
-    AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
-    AND l.classid::bigint = ($1::bigint >> 32) AND l.objid::bigint = ($1::bigint & 4294967295)
-  LIMIT 1`;
-
-/**
- * Takes the session-level advisory lock `key` on `client`, waiting without a deadline when another session holds it;
- * `lockWait` hears of such a wait, before (naming the holder) and after. The migrations' lock, and the search words'
- * (PostgresEngine.whileLocked).
- */
-export async function takeAdvisoryLock(
-  client: Client,
-  key: number,
-  lockWait: MigrationLockWait | undefined,
-): Promise<void> {
-  const tried = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [key]);
-  if (tried.rows[0]?.locked) return;
-  const holder = await client
-    .query<{ pid: number; application: string; client: string | null }>(LOCK_HOLDER_SQL, [key])
-    .then((result) => result.rows[0] ?? null);
-  lockWait?.waiting(holder && { pid: Number(holder.pid), application: holder.application, client: holder.client });
-  const started = Date.now();
-  await client.query('SELECT pg_advisory_lock($1)', [key]);
-  lockWait?.taken(Date.now() - started);
-}
 
 /**
  * Brings a PostgreSQL database up to the last migration. The whole run holds a session-level advisory lock, so
@@ -72,7 +28,7 @@ export async function takeAdvisoryLock(
 export async function migratePostgres(
   client: Client,
   migrations: readonly Migration[],
-  lockWait?: MigrationLockWait,
+  lockWait?: AdvisoryLockWait,
 ): Promise<number[]> {
   assertOrdered(migrations);
   const known = migrations.at(-1)?.version ?? 0;

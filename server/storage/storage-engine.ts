@@ -1,7 +1,7 @@
 import type { Expression, Kysely, RawBuilder, SqlBool } from 'kysely';
 import type { SortKeyKind } from './record-page-query';
 import type { AppSchema } from './app-schema';
-import type { MigrationLockWait } from './postgres-migrate';
+import type { AdvisoryLockWait } from './advisory-lock';
 
 /** Which database holds the server's data: the embedded SQLite file, or a PostgreSQL server shared by many hosts. */
 export type StorageKind = 'sqlite' | 'postgres';
@@ -45,13 +45,13 @@ export interface StorageEngine {
    * the opening, none when the schema was up to date (or another instance brought it up to date first). `lockWait`
    * hears when another instance holds PostgreSQL's migration lock (SQLite: never).
    */
-  migrate(lockWait?: MigrationLockWait): Promise<readonly number[]>;
+  migrate(lockWait?: AdvisoryLockWait): Promise<readonly number[]>;
   /**
    * PostgreSQL only (one SQLite file is one host's): runs `work` while no other host runs work under the same `key`,
    * waiting for it without a deadline (`lockWait` hears of the wait), so that hosts started together do a start-up
    * task once. `application` names the waiting connection for another host's line about its wait.
    */
-  whileLocked?<T>(key: number, application: string, work: () => Promise<T>, lockWait?: MigrationLockWait): Promise<T>;
+  whileLocked?<T>(key: number, application: string, work: () => Promise<T>, lockWait?: AdvisoryLockWait): Promise<T>;
   /** Rejects when the database does not answer. */
   check(): Promise<void>;
   /**

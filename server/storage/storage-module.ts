@@ -3,7 +3,7 @@ import type { AppModule, Readiness } from '../app-module';
 import type { AppDatabase } from './app-database';
 import { DatabaseHealthWatch } from './database-health-watch';
 import { openStorage, type StorageSettings } from './open-storage';
-import type { MigrationLockHolder } from './postgres-migrate';
+import { lockHolderWords, type AdvisoryLockHolder } from './advisory-lock';
 import { PostgresOutageLog } from './postgres-outage-log';
 import { SqliteEngine } from './sqlite-engine';
 import type { StorageEngine } from './storage-engine';
@@ -14,11 +14,9 @@ import { READINESS_CHECK_DEADLINE_MS, withinDeadline } from './within-deadline';
  * steps holds it (then this one finds them applied), and so may a host that froze mid-migration or an operator's
  * session. The start waits without a deadline; this line is what an operator watching a silent start reads.
  */
-export function migrationLockWaitMessage(holder: MigrationLockHolder | null): string {
-  const from = holder?.client ? `, from ${holder.client}` : '';
-  const who = holder ? `PostgreSQL backend ${holder.pid} (application "${holder.application}"${from})` : 'a session';
+export function migrationLockWaitMessage(holder: AdvisoryLockHolder | null): string {
   return (
-    `waiting for the database migration lock, held by ${who}: the start goes on once it is let go ` +
+    `waiting for the database migration lock, held by ${lockHolderWords(holder)}: the start goes on once it is let go ` +
     '(a host applying the schema steps holds it until it has applied them)'
   );
 }
