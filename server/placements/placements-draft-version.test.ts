@@ -4,7 +4,13 @@
  * another, on SQLite and on PostgreSQL, unless the draft holds that very document by the same user (the save sent
  * again); a save without it still wins as the last.
  */
-import { type ErrorBody, type JsonValue, type PlacementsDraftPayload, type PlacementsPayload } from '../../shared';
+import {
+  instantInUtc,
+  type ErrorBody,
+  type JsonValue,
+  type PlacementsDraftPayload,
+  type PlacementsPayload,
+} from '../../shared';
 import { createFixtureDist, type FixtureDist } from '../../testing/server/fixture-dist';
 import { addPlacedRemotes, newsTickerAt } from '../../testing/server/placements-fixtures';
 import { describeWithPostgres, usePostgresDatabases } from '../../testing/server/postgres-server';
@@ -57,7 +63,11 @@ async function savesRefusedWhenStale(first: TestApp, second: TestApp): Promise<v
     .expect(409);
   const body = refused.body as ErrorBody;
   expect(body.error).toMatchObject({ code: 'conflict', savedDraft: { updatedBy: 'admin', updatedAt: version } });
-  expect(body.error.message).toMatch(/^The draft was saved by admin at .* since you loaded it: reload it/);
+  expect(body.error.message).toBe(
+    `The draft was saved by admin at ${instantInUtc(version!)} since you loaded it: reload it to see their changes ` +
+      '(yours are not saved), then make yours again.',
+  );
+  expect(body.error.message).toMatch(/ at \d{4}-\d\d-\d\d \d\d:\d\d UTC since/);
   const kept = (await onSecond.get('/api/placements').expect(200)).body as PlacementsPayload;
   expect(kept.draft).toMatchObject({ document: newsTickerAt(10), updatedAt: version });
 

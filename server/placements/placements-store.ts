@@ -1,10 +1,11 @@
 import type { Selectable } from 'kysely';
-import type {
-  JsonValue,
-  PlacementAuditEntry,
-  PlacementRevision,
-  PlacementRevisionSummary,
-  PlacementsDraft,
+import {
+  instantInUtc,
+  type JsonValue,
+  type PlacementAuditEntry,
+  type PlacementRevision,
+  type PlacementRevisionSummary,
+  type PlacementsDraft,
 } from '../../shared';
 import type { PlacementRevisionsTable } from '../storage/app-schema';
 import type { StorageEngine } from '../storage/storage-engine';
@@ -37,7 +38,9 @@ export class DraftMovedError extends Error {
   readonly saved: Pick<PlacementsDraft, 'updatedBy' | 'updatedAt'>;
 
   constructor(saved: Pick<PlacementsDraft, 'updatedBy' | 'updatedAt'>, during: DraftChange = 'save') {
-    const since = `The draft was saved by ${saved.updatedBy ?? 'someone'} at ${saved.updatedAt ?? 'an unknown time'} since you loaded it`;
+    // The time readable, in UTC, as the other refusals write it (the host shows it in the reader's zone and form).
+    const at = saved.updatedAt === null ? 'an unknown time' : instantInUtc(saved.updatedAt);
+    const since = `The draft was saved by ${saved.updatedBy ?? 'someone'} at ${at} since you loaded it`;
     super(
       {
         save: `${since}: reload it to see their changes (yours are not saved), then make yours again.`,
