@@ -234,6 +234,35 @@ function recordCases(twoHosts: () => Promise<[DemoTestApp, DemoTestApp]>): void 
     expect(unset.status).toBe(409);
   });
 
+  it('answers a save both stale and invalid with the 409 of the field someone changed, not the 400 of its values', async () => {
+    expect((await (await signedInAgent(hosts[1].app)).put(url(article.id)).send({ title: 'Theirs' })).status).toBe(200);
+    // The title loaded was changed meanwhile, and the label sent is one no article may have: fixing the label and
+    // saving again would only meet the 409, so that comes first, with their record to compare.
+    const stale = { title: 'Mine', label: 'x\ny', [UNCHANGED_FIELDS_KEY]: { title: article.title } };
+    const refused = await agent.put(url(article.id)).send(stale);
+    expect(refused.status).toBe(409);
+    expect((refused.body as ErrorBody).error).toMatchObject({
+      code: 'conflict',
+      fields: { title: UNCHANGED_FIELDS_MESSAGES.field },
+      storedRecord: { title: 'Theirs' },
+    });
+    // Invalid only (the precondition holds, or a field already holds the very value this save sets): the 400.
+    for (const title of ['Theirs', 'Mine']) {
+      if (title === 'Mine') expect((await agent.put(url(article.id)).send({ title: 'Mine' })).status).toBe(200);
+      const invalid = await agent
+        .put(url(article.id))
+        .send({ title: 'Mine', label: 'x\ny', [UNCHANGED_FIELDS_KEY]: { title } });
+      expect([invalid.status, (invalid.body as ErrorBody).error.fields]).toEqual([
+        400,
+        { label: FIELD_MESSAGES.lineBreak },
+      ]);
+    }
+    expect(((await agent.get(url(article.id))).body as RecordPayload).record).toMatchObject({
+      title: 'Mine',
+      label: article.label,
+    });
+  });
+
   it('lets one of two saves of the same field land when both expect the value loaded, on one host and on two', async () => {
     const servers = await Promise.all(hosts.map((host) => listening(host.app.handler)));
     try {

@@ -15,6 +15,7 @@ import {
   RECORDS_WRITE,
   type BulkRecordPayload,
   type BulkRecordQuery,
+  type JsonObject,
   type JsonValue,
   type DeletedRecordsPayload,
   type RecordDeletedPayload,
@@ -335,11 +336,19 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
         resource.name,
         id,
         (current) => {
-          const next = validateRecordUpdate(resource.fields, id, body, current, missing);
-          if (unchanged) {
-            const saved = new Set(isPlainObject(body) ? Object.keys(body) : []);
-            assertUnchanged(resource.fields, unchanged, current, { saved, next });
+          const saved = new Set(isPlainObject(body) ? Object.keys(body) : []);
+          let next: JsonObject;
+          try {
+            next = validateRecordUpdate(resource.fields, id, body, current, missing);
+          } catch (invalid) {
+            // Stale as well as invalid: the 409 (with the record as stored now) wins over the 400, since the fields
+            // fixed and sent again would only meet it. The values as sent stand for those the save would set.
+            if (unchanged && isPlainObject(body)) {
+              assertUnchanged(resource.fields, unchanged, current, { saved, next: body as JsonObject });
+            }
+            throw invalid;
           }
+          if (unchanged) assertUnchanged(resource.fields, unchanged, current, { saved, next });
           // Called on each attempt: the last call is of the record the write that landed replaced.
           changedFrom?.(current);
           return next;
