@@ -5,6 +5,7 @@ import type { RemoteRegistry } from './remote-registry';
 import { remotesCors } from './remotes-cors';
 import { serveBuildOutput } from '../http/build-output-files';
 import { jsonRoute } from '../http/json-route';
+import { withPublicOrigin } from '../security/public-url';
 
 export { loadRemotesConfig, type RemotesConfig, type LoadRemotesConfigOptions } from './remotes-config';
 export { RemoteRegistry, type RemoteRegistryOptions, type RemoteState } from './remote-registry';
@@ -43,9 +44,7 @@ export function createRemotesRouter(options: RemotesRouterOptions): Router {
   let body = { version: -1, json: '' };
   const corsOf = (allowed: readonly string[] | '*') => ({
     allowed,
-    handler: remotesCors(
-      options.publicOrigin === undefined || allowed === '*' ? allowed : [...allowed, options.publicOrigin],
-    ),
+    handler: remotesCors(withPublicOrigin(allowed, options.publicOrigin)),
   });
   let cors = corsOf(registry.allowedOrigins);
 

@@ -1,6 +1,7 @@
 import type { Request, RequestHandler } from 'express';
 import { ERROR_MESSAGES, undeclaredAddressMessage } from '../../shared';
 import { HttpError } from '../http/http-error';
+import { withPublicOrigin } from './public-url';
 
 /** Methods that change nothing; everything else (POST, PUT, PATCH, DELETE, ...) is checked. */
 const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -29,7 +30,7 @@ export interface CrossSiteGuardOptions {
  * without it, it passes (docs/operators/security.md says why and the start warns).
  */
 export function createCrossSiteGuard(options: CrossSiteGuardOptions): RequestHandler {
-  const declared = [...options.allowedOrigins, ...(options.publicOrigin === undefined ? [] : [options.publicOrigin])];
+  const declared = withPublicOrigin(options.allowedOrigins, options.publicOrigin);
   const allowed = new Set(declared.map(originOf).filter((origin): origin is string => origin !== null));
   const publicOrigin = options.publicOrigin === undefined ? null : originOf(options.publicOrigin);
   return (req, _res, next) => {

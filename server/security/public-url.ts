@@ -1,7 +1,8 @@
 /**
- * PUBLIC_URL, the address where staff open the product: read and refused plainly when it is no origin, and the
- * warnings a start gives when the rest of the settings leave it unable to do its part (no TLS seen behind an https
- * address; no address at all on a server listening beyond this machine).
+ * PUBLIC_URL, the address where staff open the product: read and refused plainly when it is no origin, added to
+ * the lists of origins the server answers, and the warnings a start gives when the rest of the settings leave it
+ * unable to do its part (no TLS seen behind an https address; no address at all on a server listening beyond this
+ * machine).
  */
 import { isLoopbackHost } from '../../shared';
 import { ConfigError } from '../config/config-error';
@@ -22,6 +23,25 @@ export function publicOriginFromEnv(env: NodeJS.ProcessEnv): string | undefined 
     );
   }
   return origin;
+}
+
+/**
+ * `declared` with PUBLIC_URL's origin among them (once), or `declared` itself without one; `'*'` (any origin) stays
+ * any. The product's own pages are at PUBLIC_URL whatever else is declared, so every list of origins the server
+ * answers is built here: the cross-site guard's (with ALLOWED_ORIGINS) and the CORS of the remotes' files (with
+ * REMOTES_CONFIG's `allowedOrigins`), which must never disagree about the product's own address.
+ */
+export function withPublicOrigin(declared: readonly string[], publicOrigin: string | undefined): readonly string[];
+export function withPublicOrigin(
+  declared: readonly string[] | '*',
+  publicOrigin: string | undefined,
+): readonly string[] | '*';
+export function withPublicOrigin(
+  declared: readonly string[] | '*',
+  publicOrigin: string | undefined,
+): readonly string[] | '*' {
+  if (publicOrigin === undefined || declared === '*' || declared.includes(publicOrigin)) return declared;
+  return [...declared, publicOrigin];
 }
 
 /**
