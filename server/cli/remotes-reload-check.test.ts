@@ -157,3 +157,55 @@ it('refuses two of the file’s slots with one id, and a form slot of a componen
   expect(notAFormComponent?.startsWith(NOT_RELOADED)).toBe(true);
   expect(notAFormComponent).toMatch(/Callout at .*articles.* \(configuration, remote "team_marketing"\): .*form/);
 });
+
+it('refuses a component the file gives a remote while a release in force gives it to another, as every host does', async () => {
+  // team_billing is declared by entry alone: only its release in force, read from its origin, says what it provides.
+  const billing = { name: 'team_billing', entry: 'https://billing.example.com/0.2.0/mf-manifest.json' };
+  const file = dist.write('remotes.json', JSON.stringify({ remotes: [billing] }));
+  const logged: string[] = [];
+  const host = await createTestApp({
+    distDir: dist.dir,
+    env: { REMOTES_CONFIG: file },
+    logger: pino({ level: 'error' }, { write: (line: string) => void logged.push(line) }),
+  });
+  testApp = host;
+  const { store } = host.app.releases;
+  await store.publish({
+    remote: 'team_billing',
+    version: '0.2.0',
+    entry: billing.entry,
+    components: ['InvoiceBanner'],
+    formComponents: [],
+    props: {},
+    publishedBy: 'token:1',
+  });
+  await store.changeRollout({
+    remote: 'team_billing',
+    action: 'activate',
+    actor: 'admin',
+    next: { active: '0.2.0', canary: null },
+  });
+  await host.app.releases.snapshot.refresh();
+  const inForce = (await store.releases()).filter(({ remote }) => remote === 'team_billing');
+  const env = { REMOTES_CONFIG: file, NODE_ENV: 'test', FRONTEND_DIR: dist.dir };
+
+  // Two different entries, the clash seen only in what team_billing's origin gave: its release.
+  const copy = { name: 'team_copy', entry: 'https://copy.example.com/mf-manifest.json', components: ['InvoiceBanner'] };
+  dist.write('remotes.json', JSON.stringify({ remotes: [billing, copy] }));
+  const { refusal } = checkRemotesConfigHere(env, process.cwd(), inForce);
+  expect(refusal).toBe(
+    `${NOT_RELOADED}Component "InvoiceBanner" is provided by both "team_copy" and "team_billing" (its release ` +
+      `0.2.0, in force) (REMOTES_CONFIG ${file}); a component name must belong to one remote.`,
+  );
+  // The very line the host logs, keeping its configuration.
+  expect(await host.app.reloadRemotesConfig()).toBe(false);
+  expect(logged.map((line) => (JSON.parse(line) as { msg: string }).msg)).toEqual([refusal]);
+  expect(host.app.remotes.registry.remotes().map(({ name }) => name)).toEqual(['team_billing']);
+
+  // Without the release (the command run before the database is read), the file alone shows no clash.
+  expect(checkRemotesConfigHere(env).refusal).toBeNull();
+  // A release of a remote the file no longer declares is not served: nothing clashes.
+  dist.write('remotes.json', JSON.stringify({ remotes: [copy] }));
+  expect(checkRemotesConfigHere(env, process.cwd(), inForce).refusal).toBeNull();
+  expect(await host.app.reloadRemotesConfig()).toBe(true);
+});

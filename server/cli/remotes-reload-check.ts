@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { RemoteRelease } from '../../shared';
 import { DEFAULT_DIST_DIR } from '../app-options';
+import { componentOwnershipProblem } from '../remotes/component-ownership';
 import { loadRemotesConfig, type LoadRemotesConfigOptions, type RemotesConfig } from '../remotes/remotes-config';
 import { placedConfiguredForm } from '../slots/configured-forms';
 import { placedConfiguredSlots } from '../slots/configured-slots';
@@ -71,11 +72,32 @@ export function checkRemotesConfigHere(
 
 function problemOf(options: LoadRemotesConfigOptions, inForce: readonly RemoteRelease[]): string | null {
   try {
-    return slotProblemsOf(loadRemotesConfig(options), inForce);
+    const config = loadRemotesConfig(options);
+    return componentClashOf(config, inForce) ?? slotProblemsOf(config, inForce);
   } catch (error) {
     if (error instanceof RemotesConfigError) return error.message;
     throw error;
   }
+}
+
+/**
+ * A component two remotes would provide once the file is taken, said as a host refuses it (RemoteRegistry's
+ * componentClash): the file's and the built-in remotes' components are checked by loadRemotesConfig itself, but a
+ * remote served by its release in force provides the release's components, read from its origin when it was
+ * published, which the file does not show. Only the releases of remotes the file declares are served, so only they
+ * count. What the hosts read over HTTP (a remote declared by entry, without a release) is theirs to check.
+ */
+function componentClashOf(config: RemotesConfig, inForce: readonly RemoteRelease[]): string | null {
+  const declared = new Set([...config.remotes, ...config.pending].map(({ name }) => name));
+  const released = inForce.filter(({ remote }) => declared.has(remote));
+  const releasedNames = new Set(released.map(({ remote }) => remote));
+  return componentOwnershipProblem(
+    [
+      ...config.remotes.filter(({ name }) => !releasedNames.has(name)),
+      ...released.map(({ remote, components, version }) => ({ name: remote, components, release: version })),
+    ],
+    config.sources.configFile,
+  );
 }
 
 /**

@@ -11,6 +11,7 @@ import { placedConfiguredForm, type ConfiguredFormSlot } from '../slots/configur
 import { placedConfiguredSlots, type ConfiguredSlot } from '../slots/configured-slots';
 import { DescriptorRetry } from './descriptor-retry';
 import type { DescriptorOutcome, DescriptorSource } from './descriptor-source';
+import { componentOwnershipProblem } from './component-ownership';
 import { OriginChecks, type OriginCheck } from './origin-checks';
 import { descriptorUrlOf, type PendingRemote, type RemotesConfig } from './remotes-config';
 import type { ReleaseTags } from './release-tags';
@@ -313,6 +314,20 @@ export class RemoteRegistry {
       }
     }
     return { known, disabled: config.disabled, waiting };
+  }
+
+  /**
+   * Two remotes `config` would serve that provide one component (component-ownership.ts), or null. The file alone
+   * shows only its own remotes' and the built-in ones' components, which loadRemotesConfig checks; this adds what
+   * their origins gave: the releases in force (those a reload considers included) and the descriptors answered.
+   */
+  componentClash(config: RemotesConfig): string | null {
+    const releasedNow = this.releasedIn(config);
+    const owners = this.contractRemotes(config).known.map(({ name, components }) => {
+      const release = releasedNow.get(name);
+      return release === undefined ? { name, components } : { name, components, release: release.version };
+    });
+    return componentOwnershipProblem(owners, config.sources.configFile);
   }
 
   /**

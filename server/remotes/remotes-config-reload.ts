@@ -51,6 +51,13 @@ export async function reloadRemotesConfig(options: RemotesConfigReloadOptions): 
   }
   await options.consider?.(file);
   const config = options.inForce?.(file) ?? file;
+  // One component, one remote, as a start refuses it in the file alone: here with what the origins gave (a release
+  // in force), which the file does not show. Taken, the pages would load either remote's code for the component.
+  const clash = remoteRegistry.componentClash(config);
+  if (clash !== null) {
+    logger.error(remotesConfigNotReloaded(clash));
+    return false;
+  }
   const blocking = options.checkSlots(config).filter((problem) => problem.blocking);
   if (blocking.length > 0) {
     logger.error(remotesConfigNotReloaded(new SlotContractError(blocking).message));

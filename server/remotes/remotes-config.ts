@@ -14,6 +14,7 @@ import { checkComponentList, checkFormComponents, checkRemoteName } from './remo
 import { RemotesConfigError } from '../config/remotes-config-error';
 import { parseOrigin } from '../security/parse-origin';
 import { checkEntryUrl } from './remote-entry-url';
+import { componentOwnershipProblem } from './component-ownership';
 
 /**
  * A remote declared in REMOTES_CONFIG with only `name` and a manifest `entry`: what it provides is read from the
@@ -364,17 +365,6 @@ function hasWildcardHost(value: string): boolean {
 
 /** One component name, one provider: the host would otherwise pick one of two remotes arbitrarily. */
 function checkComponentOwnership(remotes: readonly RemoteDescriptor[], configFile: string | null): void {
-  const owners = new Map<string, string>();
-  for (const remote of remotes) {
-    for (const component of remote.components) {
-      const owner = owners.get(component);
-      if (owner !== undefined) {
-        throw new RemotesConfigError(
-          `Component "${component}" is provided by both "${owner}" and "${remote.name}"` +
-            `${configFile ? ` (REMOTES_CONFIG ${configFile})` : ''}; a component name must belong to one remote.`,
-        );
-      }
-      owners.set(component, remote.name);
-    }
-  }
+  const problem = componentOwnershipProblem(remotes, configFile);
+  if (problem !== null) throw new RemotesConfigError(problem);
 }
