@@ -5,7 +5,8 @@ import type { RemoteRegistry } from './remote-registry';
 /**
  * Every configured remote with what is known of it, for the slot inspector: built-in or listed with its
  * components, answered, waiting, down, timed out or answering badly (with the reason), or disabled; a remote served
- * from its release in force (also one no longer configured) as `released`, with what the release serves.
+ * from its release in force as `released`, with what the release serves (a remote no longer configured is not served
+ * from its release: `RemoteRegistry.releasedIn` keeps declared names only).
  *
  * No more than a signed-in page already carries: the entry of a remote the host registers is public
  * (`GET /api/remotes`, the boot data); of one it does not (not answering), only the origin, which the page's
@@ -92,10 +93,7 @@ export function inspectRemotes(registry: RemoteRegistry): InspectedRemote[] {
       schemaComponents: [],
     }),
   );
-  // Served from a release alone (its REMOTES_CONFIG entry removed since): listed, as the host registers it.
-  const declared = new Set([...config.remotes, ...config.pending, ...config.disabled].map((remote) => remote.name));
-  const releasedOnly = [...served.keys()].filter((name) => !declared.has(name)).flatMap((name) => released(name) ?? []);
-  return [...known, ...pending, ...releasedOnly, ...disabled];
+  return [...known, ...pending, ...disabled];
 }
 
 /**
