@@ -106,3 +106,40 @@ it("logs an operator's start, pause, resume and abort of a progressive rollout, 
     rollout('rollout-promote', 'promoted: release v2 activated by operator'),
   ]);
 });
+
+it('logs a plan change once on the host that made it, and once as seen on another host', async () => {
+  // Both hosts on this test's database; the first one's log is this test's `logged`, the second's its own.
+  const elsewhere: LogLine[] = [];
+  const second = await createTestApp({
+    dir: testApp.dir,
+    env: { REMOTES_CONFIG: origin.remotesConfig },
+    logger: pino({ level: 'info' }, { write: (line: string) => elsewhere.push(JSON.parse(line) as LogLine) }),
+    remoteDescriptorTimeoutMs: 10_000,
+  });
+  try {
+    const operator = await publishAndActivate(testApp.app, 'team_billing', origin.url, ['v1', 'v2']);
+    const steps = [
+      { share: 5, minutes: 10 },
+      { share: 100, minutes: 0 },
+    ];
+    await second.app.releases.snapshot.refresh();
+    await operator.post('/api/remotes/team_billing/rollouts').send({ version: 'v2', steps }).expect(201);
+    await second.app.releases.snapshot.refresh();
+    await operator.post('/api/remotes/team_billing/rollouts/current/pause').expect(200);
+    await second.app.releases.snapshot.refresh();
+
+    const rolloutLines = (lines: LogLine[]) =>
+      lines.filter((line) => line.msg.includes('rollout of')).map((line) => line.msg);
+    // The maker's own refresh showed it the change too: it logged it a second time, as seen.
+    expect(rolloutLines(logged)).toEqual([
+      'remote "team_billing": rollout of v2 started by operator (plan of 5 %, 100 %)',
+      'remote "team_billing": rollout of v2 paused by operator',
+    ]);
+    expect(rolloutLines(elsewhere)).toEqual([
+      'rollout of "team_billing" v2 seen running at step 1 of 2 (5 %)',
+      'rollout of "team_billing" v2 seen paused at step 1 of 2 (5 %)',
+    ]);
+  } finally {
+    await second.close({ keepData: true });
+  }
+});

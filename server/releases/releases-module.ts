@@ -137,7 +137,7 @@ export class ReleasesModule implements AppModule {
       checkMs: settings.releasePollMs,
     });
     if (parts.metrics) addRolloutMetrics(parts.metrics, this.snapshot);
-    logRolloutPlansSeen(this.snapshot, logger);
+    logRolloutPlansSeen(this.snapshot, logger, (plan) => this.rollouts.madeHere(plan));
     // Remotes with an active release are served (and checked) with the stored descriptor, on every host.
     this.snapshot.subscribe(() => this.serveReleases());
     // `npm run remotes:reload`, on any machine with the database settings: every host re-reads its file.

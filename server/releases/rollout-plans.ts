@@ -133,6 +133,8 @@ export class RolloutPlans {
   /** Remote -> the step (version and start) this host last found waiting for visitors, and the count it found. */
   private readonly waiting = new Map<string, { step: string; visitors: { visitors: number; needed: number } }>();
   private readonly rollBackListeners = new Set<(remote: string, version: string) => void>();
+  /** Remote -> the revision of its plan this host last wrote and logs itself (a stop is logged as seen only). */
+  private readonly made = new Map<string, number>();
 
   constructor(private readonly parts: RolloutPlansParts) {
     this.now = parts.now ?? Date.now;
@@ -171,6 +173,19 @@ export class RolloutPlans {
   close(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+  }
+
+  /**
+   * Whether `plan` is at a revision this host wrote and logs with who made it (a start, an operator's action, a step,
+   * an automatic rollback): the seen log (rollout-plan-log.ts) leaves it out, so its maker logs it once.
+   */
+  madeHere(plan: Pick<StoredRolloutPlan, 'remote' | 'revision'>): boolean {
+    return this.made.get(plan.remote) === plan.revision;
+  }
+
+  /** `plan` as this host wrote it, noted before the snapshot's refresh shows it to the seen log. */
+  private wroteHere(plan: StoredRolloutPlan | null): void {
+    if (plan !== null) this.made.set(plan.remote, plan.revision);
   }
 
   /** The remote's plan as the database holds it (the last started), or undefined. */
@@ -231,6 +246,7 @@ export class RolloutPlans {
         };
       }),
     );
+    this.wroteHere(plan);
     await this.parts.snapshot.refresh();
     const detail = `plan of ${steps.map((step) => `${step.share} %`).join(', ')}${reason === undefined ? '' : `; ${reason}`}`;
     logRequestedReleaseChange(
@@ -282,6 +298,7 @@ export class RolloutPlans {
         return this.actionChange(plan, action, actor, at, filesReason);
       }),
     );
+    this.wroteHere(changed);
     await this.parts.snapshot.refresh();
     // Null: a pause of a paused plan or a resume of a running one, which changed nothing and is not logged either.
     if (changed !== null) {
@@ -432,6 +449,7 @@ export class RolloutPlans {
       },
     }));
     if (changed === null) return;
+    this.wroteHere(changed);
     await this.parts.snapshot.refresh();
     this.parts.logger.info(
       {
@@ -460,6 +478,7 @@ export class RolloutPlans {
       },
     }));
     if (changed === null) return;
+    this.wroteHere(changed);
     await this.parts.snapshot.refresh();
     for (const listener of this.rollBackListeners) listener(plan.remote, plan.version);
     this.parts.logger.error(
