@@ -11,16 +11,30 @@ export interface ErrorAnswer {
 const NOT_THERE: ReadonlySet<number> = new Set([404, 410]);
 
 /**
+ * What S3 and the object stores made like it answer for an object they do not hold when the reader may not list the
+ * bucket (an anonymous reader of a public-read bucket, the usual origin of remotes): the file may be missing as well
+ * as refused, and a team publishing before its upload finished got no hint that it was the former.
+ */
+const MISSING_OR_REFUSED = 403;
+
+/**
  * The next step of a publish refused because a file of the release is not on its origin, naming where its files go
- * and the URL asked; null for any other answer (a 403 or a 500 is the origin's doing, which deploying again would not
- * mend). Without it the refusal said only that the file "answered 404", and a team had to guess that the server
- * asks the origin itself, and that its upload must come first.
+ * and the URL asked; for a 403, that the file may be missing (not yet uploaded) or refused; null for any other answer
+ * (a 500 is the origin's doing, which deploying again would not mend). Without it the refusal said only that the file
+ * "answered 404", and a team had to guess that the server asks the origin itself, and that its upload must come first.
  */
 export function notDeployedStep(answer: ErrorAnswer | undefined): string | null {
-  if (answer === undefined || !NOT_THERE.has(answer.status)) return null;
+  if (answer === undefined) return null;
+  const forbidden = answer.status === MISSING_OR_REFUSED;
+  if (!forbidden && !NOT_THERE.has(answer.status)) return null;
   const folder = new URL('.', answer.url).href;
+  const deploy =
+    `the release's files (the whole dist/ folder of its build) to ${folder} before publishing it, so that ` +
+    `${answer.url} answers, then publish again`;
+  if (!forbidden) return `Deploy ${deploy}.`;
   return (
-    `Deploy the release's files (the whole dist/ folder of its build) to ${folder} before publishing it, so that ` +
-    `${answer.url} answers, then publish again.`
+    'The file may be missing: a storage such as S3 answers 403 for a file it does not hold when it may not list its ' +
+    `folder to the reader. If it is not uploaded yet, deploy ${deploy}; if it is, have the storage let anyone read ` +
+    "the release's files, as the pages load them without credentials."
   );
 }

@@ -31,13 +31,15 @@ import { RELEASE_REFUSALS } from './release-refusals';
 
 /**
  * A remote's origin: each version folder with a descriptor serves it, a manifest naming `remoteEntry.js` (or the one
- * in `manifests`) and that entry; a path in `missing` answers 404.
+ * in `manifests`) and that entry; a path in `missing` answers 404, one in `forbidden` 403 (as S3 answers for an object
+ * it does not hold when the reader may not list the bucket).
  */
 interface Origin {
   url: string;
   descriptors: Map<string, Record<string, unknown>>;
   manifests: Map<string, unknown>;
   missing: Set<string>;
+  forbidden: Set<string>;
   /** The Access-Control-Allow-Origin its manifests answer with; none by default. */
   cors?: string;
   /** The paths asked, in order. */
@@ -46,7 +48,13 @@ interface Origin {
 }
 
 async function startOrigin(): Promise<Origin> {
-  const origin = { descriptors: new Map(), manifests: new Map(), missing: new Set(), asked: [] } as unknown as Origin;
+  const origin = {
+    descriptors: new Map(),
+    manifests: new Map(),
+    missing: new Set(),
+    forbidden: new Set(),
+    asked: [],
+  } as unknown as Origin;
   const server = http.createServer((req, res) => {
     const url = req.url ?? '';
     origin.asked.push(url);
@@ -66,7 +74,8 @@ async function startOrigin(): Promise<Origin> {
               ? `var ${String(descriptor.name)} = {};`
               : undefined;
     const cors = file === 'mf-manifest.json' && origin.cors ? { 'Access-Control-Allow-Origin': origin.cors } : {};
-    if (body === undefined) res.writeHead(404).end();
+    if (origin.forbidden.has(url)) res.writeHead(403).end('<Error><Code>AccessDenied</Code></Error>');
+    else if (body === undefined) res.writeHead(404).end();
     else res.writeHead(200, cors).end(body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -321,6 +330,26 @@ describe('publishing', () => {
         `release's files (the whole dist/ folder of its build) to ${origin.url}/v9/ before publishing it, so that ` +
         `${origin.url}/v9/slots-remote.json answers, then publish again.`,
     });
+    expect(app.releases.snapshot.releases()).toEqual([]);
+  });
+
+  it('refuses a release whose file its storage answers 403 for, saying it may be missing and to deploy it first', async () => {
+    const token = await tokenFor('team_billing');
+    const refusal = async (version: string) => (await publish(token, version).expect(400)).body.error.message;
+    const mayBeMissing = (url: string) =>
+      'The file may be missing: a storage such as S3 answers 403 for a file it does not hold when it may not list ' +
+      `its folder to the reader. If it is not uploaded yet, deploy the release's files (the whole dist/ folder of ` +
+      `its build) to ${origin.url}/v1/ before publishing it, so that ${url} answers, then publish again; if it is, ` +
+      "have the storage let anyone read the release's files, as the pages load them without credentials.";
+
+    for (const file of ['slots-remote.json', 'mf-manifest.json', 'remoteEntry.js']) {
+      origin.forbidden.clear();
+      origin.forbidden.add(`/v1/${file}`);
+      expect(await refusal('v1')).toContain(
+        `${origin.url}/v1/${file} answered 403. ${mayBeMissing(`${origin.url}/v1/${file}`)}`,
+      );
+    }
+    origin.forbidden.clear();
     expect(app.releases.snapshot.releases()).toEqual([]);
   });
 
