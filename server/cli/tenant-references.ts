@@ -2,6 +2,7 @@ import { isPlainObject } from '../../shared';
 import { PlacementsStore } from '../placements/placements-store';
 import { ReleaseStore } from '../releases/release-store';
 import type { StorageEngine } from '../storage/storage-engine';
+import { reachesNobodyWithout } from './tenant-canaries';
 
 /** A slot of a placements document whose `visibleWhen` names the tenant. */
 export interface SlotNamingTenant {
@@ -16,14 +17,17 @@ export interface CanaryNamingTenant {
   remote: string;
   version: string;
   percent: number;
-  /** The canary names no other tenant and gives no share: it reaches nobody once the tenant is gone. */
-  onlyThisTenant: boolean;
+  /**
+   * The canary gives no share and names no other tenant still there: it would reach nobody once the tenant is gone,
+   * so the removal ends it (tenant-canaries.ts).
+   */
+  endedWithTenant: boolean;
 }
 
 /**
- * What names a tenant outside its own data, and stays when it is removed (tenant:remove changes neither the
- * placements nor the releases): the slots of the placements in force and of the saved draft whose rules name it, and
- * the canaries given to it. Read only.
+ * What names a tenant outside its own data: the slots of the placements in force and of the saved draft whose rules
+ * name it, which stay when it is removed (tenant:remove does not change the placements), and the canaries given to
+ * it, which stay unless they would reach nobody without it (those it ends). Read only.
  */
 export interface TenantReferences {
   placementsInForce: readonly SlotNamingTenant[];
@@ -38,11 +42,13 @@ export interface TenantReferences {
 
 export async function readTenantReferences(engine: StorageEngine, id: string): Promise<TenantReferences> {
   const placements = new PlacementsStore(engine);
-  const [latest, draft, rollouts] = await Promise.all([
+  const [latest, draft, rollouts, tenants] = await Promise.all([
     placements.latest(),
     placements.draft(),
     new ReleaseStore(engine).rollouts(),
+    engine.db.selectFrom('tenants').select('id').execute(),
   ]);
+  const tenantIds = tenants.map((tenant) => tenant.id);
   const inForceSlots = latest ? ruledSlots(latest.document) : [];
   const inForceRules = new Set(inForceSlots.map(ruleKey));
   const inForce = inForceSlots.filter((slot) => ruleNames(slot.rule, id)).map(named);
@@ -59,7 +65,7 @@ export async function readTenantReferences(engine: StorageEngine, id: string): P
             remote,
             version: canary.version,
             percent: canary.percent,
-            onlyThisTenant: canary.percent === 0 && canary.tenants.every((tenant) => tenant === id),
+            endedWithTenant: reachesNobodyWithout(canary, tenantIds, id),
           },
         ]
       : [],
@@ -93,14 +99,22 @@ export function describeReferences(id: string, references: TenantReferences): st
     );
   }
   for (const canary of references.canaries) {
-    const after = canary.onlyThisTenant
-      ? 'it then reaches nobody: end it on the releases page'
-      : `it goes on for its other tenants${canary.percent > 0 ? ` and ${canary.percent} % of the users` : ''}, and ` +
-        `is changed only without "${id}" in its tenants`;
+    if (canary.endedWithTenant) continue;
+    const after =
+      `it goes on for its other tenants${canary.percent > 0 ? ` and ${canary.percent} % of the users` : ''}, and ` +
+      `is changed only without "${id}" in its tenants`;
     lines.push(`Named by the canary of ${canary.remote} ${canary.version} (kept): ${after}.`);
   }
   if (lines.length > 0) {
     lines.push(`A tenant made later with the id "${id}" would be named by them again.`);
+  }
+  // Not kept, so not named again by a tenant made later with the id.
+  for (const canary of references.canaries) {
+    if (!canary.endedWithTenant) continue;
+    lines.push(
+      `Named by the canary of ${canary.remote} ${canary.version}, ended with the tenant: it gives no share of the ` +
+        'users and names no other tenant still there, so it would reach nobody.',
+    );
   }
   return lines;
 }

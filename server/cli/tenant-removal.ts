@@ -8,6 +8,7 @@ import type { Tenant } from '../../shared';
 import { FeatureFlagStore } from '../flags/feature-flag-store';
 import { countTenantRecords, deleteTenantRecords } from '../resources/tenant-records';
 import type { StorageEngine } from '../storage/storage-engine';
+import { endCanariesReachingNobody, type CanaryEnded } from './tenant-canaries';
 
 /** What a tenant holds of its own: what removing it deletes, and what refuses it without `withData`. */
 export interface TenantData {
@@ -27,6 +28,8 @@ export interface TenantRemoval {
   members: readonly string[];
   /** Those of its members left in no tenant: they are kept, and cannot sign in until given one. */
   leftWithoutTenant: readonly string[];
+  /** The canaries that reach nobody without it, ended in the same transaction (tenant-canaries.ts). */
+  canariesEnded: readonly CanaryEnded[];
 }
 
 /** No tenant of that id: `known`, the tenants there are, for the message (unknown-tenants.ts). */
@@ -74,9 +77,10 @@ export function holdsData(data: TenantData): boolean {
  * their sign-in with it. `planOnly`: checks and counts, changes nothing (what a command shows before asking).
  *
  * Sessions working in the tenant move to their account's first tenant at their next request, as for any membership
- * removed (current-tenant.ts). Placement rules and canaries that name the tenant are not changed: a rule needing it
- * then holds for nobody (the placements editor warns of it, and refuses it once changed while still naming it), a
- * canary of it alone reaches nobody; tenant:remove names them (tenant-references.ts).
+ * removed (current-tenant.ts). Placement rules that name the tenant are not changed: a rule needing it then holds
+ * for nobody (the placements editor warns of it, and refuses it once changed while still naming it); tenant:remove
+ * names them (tenant-references.ts). A canary that reaches nobody without it (no share, no other tenant still there)
+ * is ended in the same transaction, audited; one that goes on for others keeps it in its list.
  */
 export async function removeTenant(
   engine: StorageEngine,
@@ -102,7 +106,7 @@ export async function removeTenant(
     const data: TenantData = { ...(await countTenantRecords(db, id)), flagSettings: await flags.countOfTenant(id, db) };
     const after = without(before, id);
     const members = before.accounts.filter((account) => before.memberships.get(account.user.id)?.has(id));
-    const found: TenantRemoval = {
+    const found: Omit<TenantRemoval, 'canariesEnded'> = {
       id: tenant.id,
       name: tenant.name,
       data,
@@ -113,14 +117,16 @@ export async function removeTenant(
     };
     const problem = lastAdministratorProblem(before, after);
     if (problem !== null) throw new LastAdministratorError(problem);
-    if (holdsData(data) && !withData) throw new TenantHoldsDataError(found);
-    if (planOnly) return found;
+    if (holdsData(data) && !withData) throw new TenantHoldsDataError({ ...found, canariesEnded: [] });
+    // After the checks: a refused removal ends no canary.
+    const canariesEnded = await endCanariesReachingNobody(db, engine, id, before.tenantIds, planOnly);
+    if (planOnly) return { ...found, canariesEnded };
 
     await deleteTenantRecords(db, engine.kind, id);
     await flags.unsetTenant(id, db);
     await db.deleteFrom('memberships').where('tenant_id', '=', id).execute();
     await db.deleteFrom('tenants').where('id', '=', id).execute();
-    return found;
+    return { ...found, canariesEnded };
   });
   if (!planOnly) engine.noteWrite();
   return removal;

@@ -50,6 +50,14 @@ async function removeGlobex(testApp: TestApp, run: (args: string[]) => Promise<C
   const app = testApp.app;
   const holding = await countsOf(app, 'globex');
   expect(holding).toEqual({ records: 2, deleted: 1, flags: 1, memberships: 2 });
+  // A canary given to globex alone: it would reach nobody once globex is gone, so the removal ends it.
+  const releases = new ReleaseStore(app.storage);
+  await releases.changeRollout({
+    remote: 'team_billing',
+    action: 'canary',
+    actor: 'zoe',
+    next: { active: '1.0.0', canary: { version: '1.1.0', percent: 0, tenants: ['globex'] } },
+  });
 
   const refused = await run(['globex', '--yes']);
   expect([refused.code, refused.stdout]).toEqual([1, '']);
@@ -59,15 +67,34 @@ async function removeGlobex(testApp: TestApp, run: (args: string[]) => Promise<C
   );
   expect(refused.stderr).toContain('npm run tenant:remove -- globex --with-data. Nothing was changed.\n');
   expect(await countsOf(app, 'globex')).toEqual(holding);
+  expect((await releases.rollout('team_billing')).canary?.tenants).toEqual(['globex']);
 
   const removed = await run(['globex', '--with-data', '--yes']);
   expect([removed.code, removed.stderr]).toEqual([0, '']);
   expect(removed.stdout).toContain(
     `Removed tenant "globex" (GLOBEX) with 2 memberships (ann, zoe), and its data: 2 records, 1 deleted record ` +
-      `still restorable, 1 feature flag setting from ${where}.\nLeft in no tenant, so unable to sign in (kept): ann. `,
+      `still restorable, 1 feature flag setting from ${where}.\nEnded the canary of team_billing 1.1.0, which ` +
+      'reached nobody without "globex" (audited canary-end by tenant:remove; the hosts stop serving it at their next ' +
+      'poll).\nLeft in no tenant, so unable to sign in (kept): ann. ',
   );
   expect(await app.tenants.get('globex')).toBeUndefined();
   expect(await countsOf(app, 'globex')).toEqual({ records: 0, deleted: 0, flags: 0, memberships: 0 });
+  // Ended in the change log, with why, as an operator's end is; and a running host stops serving it.
+  expect(await releases.rollout('team_billing')).toEqual({ remote: 'team_billing', active: '1.0.0', canary: null });
+  const [ended] = await releases.history('team_billing');
+  expect(ended).toMatchObject({
+    action: 'canary-end',
+    actor: 'tenant:remove',
+    after: {
+      active: '1.0.0',
+      canary: null,
+      reason:
+        'tenant "globex" removed: the canary gave no share of the users and named no tenant still there besides ' +
+        'it, so it reached nobody',
+    },
+  });
+  await app.releases.snapshot.refresh();
+  expect(app.releases.snapshot.rollout('team_billing')?.canary).toBeNull();
   // The other tenants keep theirs; the account left in no tenant is kept.
   expect((await countsOf(app, 'acme')).records).toBe(1);
   expect(await app.users.findByUsername('ann')).toBeDefined();
@@ -172,6 +199,10 @@ describe('npm run tenant:remove', () => {
       });
     await canary('team_marketing', 0, ['initech']);
     await canary('team_records', 10, ['initech', 'acme']);
+    // Its other tenant removed before (or never made): it reaches nobody once initech goes too.
+    await canary('team_billing', 0, ['umbrella', 'initech']);
+    // Only tenants, one of them still there: it goes on for acme.
+    await canary('team_other', 0, ['initech', 'acme']);
     const named = [
       'Named by the rules of the placements in force (kept): Banner of team_marketing at dashboard-before-cards, ' +
         'NoteHint of team_marketing at resource form "notes". A rule that needs "initech" then holds for nobody. ' +
@@ -179,21 +210,43 @@ describe('npm run tenant:remove', () => {
         'changed while it still names "initech" is refused: take "initech" out of each.',
       'Named by rules written in the saved placements draft (kept): Chart of team_records at ' +
         'dashboard-before-cards. It cannot be published until they no longer name "initech".',
-      'Named by the canary of team_marketing 1.1.0 (kept): it then reaches nobody: end it on the releases page.',
+      'Named by the canary of team_other 1.1.0 (kept): it goes on for its other tenants, and is changed only ' +
+        'without "initech" in its tenants.',
       'Named by the canary of team_records 1.1.0 (kept): it goes on for its other tenants and 10 % of the users, and ' +
         'is changed only without "initech" in its tenants.',
       'A tenant made later with the id "initech" would be named by them again.',
     ].join('\n');
+    const toEnd = ['team_billing', 'team_marketing'].map(
+      (remote) =>
+        `Named by the canary of ${remote} 1.1.0, ended with the tenant: it gives no share of the users and names no ` +
+        'other tenant still there, so it would reach nobody.',
+    );
+    const ended = ['team_billing', 'team_marketing'].map(
+      (remote) =>
+        `Ended the canary of ${remote} 1.1.0, which reached nobody without "initech" (audited canary-end by ` +
+        'tenant:remove; the hosts stop serving it at their next poll).',
+    );
 
     // Said before the question (here: the refusal for want of a terminal), then with what was removed.
     const asked = await run(['initech']);
     expect(asked.code).toBe(1);
-    expect(asked.stderr.startsWith(`${named}\nRefused: there is no terminal to confirm on.`)).toBe(true);
+    expect(asked.stderr.startsWith(`${named}\n${toEnd.join('\n')}\nRefused: there is no terminal to confirm on.`)).toBe(
+      true,
+    );
+    expect((await releases.rollout('team_marketing')).canary).not.toBeNull();
     expect(await run(['initech', '--yes'])).toEqual({
       code: 0,
-      stdout: `Removed tenant "initech" (Initech) with 0 memberships from ${testApp.databasePath}.\n${named}\n`,
+      stdout:
+        `Removed tenant "initech" (Initech) with 0 memberships from ${testApp.databasePath}.\n${named}\n` +
+        `${ended.join('\n')}\n`,
       stderr: '',
     });
+    for (const remote of ['team_billing', 'team_marketing']) {
+      expect((await releases.rollout(remote)).canary).toBeNull();
+    }
+    // The canaries that go on for others keep initech in their list, as before.
+    expect((await releases.rollout('team_other')).canary?.tenants).toEqual(['initech', 'acme']);
+    expect((await releases.rollout('team_records')).canary?.tenants).toEqual(['initech', 'acme']);
   });
 
   it('names only what a tenant holds, never a count of nothing', async () => {

@@ -3,8 +3,8 @@
  * DATABASE_URL, else the SQLite file at DATABASE_PATH) with its memberships. A tenant that still holds records,
  * restorable deleted records or feature flag settings is refused, with the counts, unless `--with-data` says to delete
  * them too. Accounts left in no tenant are kept and named (they cannot sign in until given one), as are the placement
- * rules and canaries that name the tenant (kept: tenant-references.ts says what becomes of them). On a terminal it
- * asks first; without one, `--yes` is required.
+ * rules and canaries that name the tenant (tenant-references.ts says what becomes of them: a canary that would reach
+ * nobody without it is ended with it, audited). On a terminal it asks first; without one, `--yes` is required.
  */
 import { storageSettingsFromEnv } from '../env-config';
 import { LastAdministratorError } from '../auth/administrators';
@@ -23,6 +23,7 @@ import { confirmRemoval, notConfirmedMessage } from './confirm-removal';
 import { lastAdministratorMessage } from './last-administrator-message';
 import { nextCommand } from './next-command';
 import { runCommand } from './run-command';
+import { TENANT_REMOVE_ACTOR } from './tenant-canaries';
 import { describeReferences, readTenantReferences } from './tenant-references';
 import { unknownTenantsMessage } from './unknown-tenants';
 import { withStorage } from './with-storage';
@@ -78,8 +79,9 @@ async function remove(
 ): Promise<number> {
   const plan = await removeTenant(engine, id, { withData, planOnly: true });
   const flags = withData ? ' --with-data --yes' : ' --yes';
-  // What names the tenant stays (placement rules, canaries): said before the question, and again once removed, so
-  // a rule that then holds for nobody, or the publish it refuses, is no surprise found later in the placements editor.
+  // What names the tenant stays (placement rules, canaries) or is ended with it (a canary reaching nobody then): said
+  // before the question, and again once removed, so a rule that then holds for nobody, the publish it refuses, or a
+  // canary gone from the releases page is no surprise found later.
   const named = describeReferences(plan.id, await readTenantReferences(engine, plan.id));
   if (!yes && named.length > 0) process.stderr.write(`${named.join('\n')}\n`);
   const confirmation = await confirmRemoval(`Remove ${describe(plan)} from ${where}?`, yes);
@@ -91,6 +93,12 @@ async function remove(
   const removed = await removeTenant(engine, plan.id, { withData });
   const lines = [`Removed ${describe(removed)} from ${where}.`];
   lines.push(...describeReferences(removed.id, await readTenantReferences(engine, removed.id)));
+  for (const { remote, version } of removed.canariesEnded) {
+    lines.push(
+      `Ended the canary of ${remote} ${version}, which reached nobody without "${removed.id}" (audited canary-end by ` +
+        `${TENANT_REMOVE_ACTOR}; the hosts stop serving it at their next poll).`,
+    );
+  }
   if (removed.leftWithoutTenant.length > 0) {
     lines.push(
       `Left in no tenant, so unable to sign in (kept): ${removed.leftWithoutTenant.join(', ')}. Give one a tenant ` +

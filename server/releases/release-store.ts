@@ -363,7 +363,8 @@ function toRelease(row: Selectable<RemoteReleasesTable>): RemoteRelease {
   };
 }
 
-function toRollout(row: Selectable<RemoteRolloutsTable>): RemoteRollout {
+/** A rollout as its row holds it (read by tenant:remove in its own transaction, tenant-canaries.ts). */
+export function toRollout(row: Selectable<RemoteRolloutsTable>): RemoteRollout {
   const canary: CanaryRollout | null =
     row.canary_version === null
       ? null
