@@ -47,8 +47,9 @@ export function createAuthRouter(options: AuthRouterOptions): Router {
       LOCAL_STRATEGY,
       (error: unknown, user: StaffUser | false | null) => {
         if (error instanceof AccountDisabledError) {
-          // The right password: not a guess, so not counted as a failure (the person, told, stops trying).
-          reportPasswordCheck(res, true);
+          // The right password: not a guess, so not counted as a failure (the person, told, stops trying); nor a
+          // sign-in, so the failures before it still count.
+          reportPasswordCheck(res, 'disabled');
           req.log.info({ user: error.username, client: req.ip }, 'sign-in refused: account disabled');
           next(error);
           return;
@@ -59,7 +60,7 @@ export function createAuthRouter(options: AuthRouterOptions): Router {
         }
         // The sign-in limits learn the outcome now, not from the answer: a client that gives up meanwhile changes
         // nothing (a correct password is never counted as a failure).
-        reportPasswordCheck(res, Boolean(user));
+        reportPasswordCheck(res, user ? 'signed-in' : 'wrong');
         // One answer for an unknown account and a wrong password.
         if (!user) {
           // The log tells an operator whose password is being guessed, and from where (the sign-in metric only

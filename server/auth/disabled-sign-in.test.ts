@@ -1,7 +1,7 @@
 /**
  * A disabled account's sign-in through the real POST /login: the right password is told the account is disabled
- * (403 `account_disabled`, no session, not counted against the sign-in limits); a wrong one is answered byte for byte
- * as a wrong password of an enabled account, at the same cost.
+ * (403 `account_disabled`, no session, neither counted as a failure nor starting the counts again as a sign-in does);
+ * a wrong one is answered byte for byte as a wrong password of an enabled account, at the same cost.
  */
 import request from 'supertest';
 import { ERROR_MESSAGES } from '../../shared';
@@ -52,6 +52,25 @@ describe('sign-in of a disabled account', () => {
         expect(response.headers['set-cookie']).toBeUndefined();
       }
       await agent.get('/me').expect(401);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('leaves the failures before the right password counted: a guesser who finds it gets no fresh allowance', async () => {
+    const limited = await createTestApp({ loginRateLimit: { perAccountAndIp: 3, perIp: 100, windowSeconds: 900 } });
+    try {
+      await addUser(limited.app, 'dora', 'dora-password-1', ['acme']);
+      await limited.app.users.setDisabled('dora', true);
+      const attempt = (password: string) =>
+        request(limited.app.handler).post('/login').send({ username: 'dora', password });
+      for (let i = 0; i < 2; i++) expect((await attempt(`guess-${i}`)).status).toBe(401);
+      expect((await attempt('dora-password-1')).body).toEqual(DISABLED);
+      // The third failure is the last the account+client limit lets through: the two before the 403 still count.
+      expect((await attempt('guess-2')).status).toBe(401);
+      const limitedNow = await attempt('guess-3');
+      expect(limitedNow.status).toBe(429);
+      expect(limitedNow.body.error.code).toBe('too_many_requests');
     } finally {
       await limited.close();
     }

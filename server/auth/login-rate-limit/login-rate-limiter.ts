@@ -184,7 +184,10 @@ export class LoginRateLimiter {
     }
   }
 
-  /** An attempt let through that never had its password checked (the checks were busy): it gives its points back. */
+  /**
+   * An attempt let through that never had its password checked (the checks were busy), or whose password was the
+   * right one of a disabled account: it gives its points back, and leaves the counts of failures before it as they are.
+   */
   async unchecked(key: LoginAttemptKey, verdict: AccountCharge): Promise<void> {
     const charges = this.counters(key);
     if (this.perAccount && verdict.accountCharged) charges.push([this.perAccount.limit, countedAccountKey(key)]);

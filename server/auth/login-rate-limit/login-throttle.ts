@@ -6,25 +6,34 @@ import { isDatabaseUnavailable } from '../../storage/database-unavailable';
 import { isSessionStoreUnavailable } from '../../storage/session-store-unavailable';
 import { storeFailureFields } from '../../storage/store-outage';
 
+/**
+ * What a password check found: `signed-in` a correct password (a successful sign-in), `wrong` a failure, `disabled`
+ * the right password of a disabled account (no sign-in, and no guess either).
+ */
+export type PasswordCheckOutcome = 'signed-in' | 'wrong' | 'disabled';
+
 /** What the password check of a let-through attempt reports to its throttle (reportPasswordCheck). */
-const passwordChecks = new WeakMap<Response, (correct: boolean) => void>();
+const passwordChecks = new WeakMap<Response, (outcome: PasswordCheckOutcome) => void>();
 
 /**
  * Called by the sign-in handler as soon as the password is checked, before it answers: a correct password gives the
  * attempt's points back there and then, whatever the client does next. (Settling on the answer's `finish` counted a
  * correct sign-in whose client gave up while the check ran, two `curl -m 2` say, as a failure: a response whose
- * connection is gone never finishes.)
+ * connection is gone never finishes.) A disabled account's right password only gives the attempt's points back: it
+ * is no sign-in, so it neither starts the account+client count again nor makes the client the account's own (a
+ * guesser who hits the password of a disabled account gets no fresh allowance for the next one).
  */
-export function reportPasswordCheck(res: Response, correct: boolean): void {
-  passwordChecks.get(res)?.(correct);
+export function reportPasswordCheck(res: Response, outcome: PasswordCheckOutcome): void {
+  passwordChecks.get(res)?.(outcome);
 }
 
 /**
  * Guards the sign-in route: mount it after the JSON body parser and before the handler that checks the password.
  * Over the limit: 429 `too_many_requests` with `Retry-After`. Only failures count: a correct password (reported by
  * the handler with reportPasswordCheck, or a 2xx answer) is a successful sign-in (its points are given back, the
- * account+IP count starts again and the client is remembered as the account's own), and a 503 or a 429 of the
- * password checks' gate never reached the password check. Each attempt is settled once.
+ * account+IP count starts again and the client is remembered as the account's own), a disabled account's right
+ * password only gives its points back, and a 503 or a 429 of the password checks' gate never reached the password
+ * check. Each attempt is settled once.
  */
 export function createLoginThrottle(
   limiter: LoginRateLimiter,
@@ -78,7 +87,9 @@ export function createLoginThrottle(
         req.log?.warn(storeFailureFields(error), 'could not give back the login rate limit points of an attempt');
       });
     };
-    passwordChecks.set(res, (correct) => settle(correct ? 'succeeded' : 'failed'));
+    passwordChecks.set(res, (outcome) =>
+      settle(outcome === 'signed-in' ? 'succeeded' : outcome === 'disabled' ? 'unchecked' : 'failed'),
+    );
     // 'close' comes after 'finish', and also when the client went away first. A client gone while the password is
     // still being checked leaves the attempt open: the check's report settles it when it ends.
     res.once('close', () => {
