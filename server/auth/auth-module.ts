@@ -59,7 +59,10 @@ export class AuthModule implements AppModule {
   constructor(private readonly parts: AuthModuleParts) {
     const { storage, settings, logger, metrics } = parts;
     this.users = new UserStore(storage);
-    this.authenticator = createPassport(this.users, new CredentialChecker(this.users, settings.passwordHashParams));
+    this.authenticator = createPassport(
+      this.users,
+      new CredentialChecker(this.users, settings.passwordHashParams, logger),
+    );
     this.sessions = createSessionStorage({
       engine: storage,
       redisUrl: settings.redisUrl,

@@ -1,8 +1,16 @@
 import { randomBytes } from 'node:crypto';
+import type { Logger } from 'pino';
 import { ERROR_MESSAGES } from '../../shared';
 import { HttpError } from '../http/http-error';
 import { PasswordCheckGate } from './password-check-gate';
-import { deriveShortfall, hashPassword, needsRehash, verifyPassword, type ScryptParams } from './password-hash';
+import {
+  deriveShortfall,
+  hashPassword,
+  isReadableHash,
+  needsRehash,
+  verifyPassword,
+  type ScryptParams,
+} from './password-hash';
 import type { StaffUser } from './staff-user';
 import type { UserStore } from './user-store';
 
@@ -35,13 +43,20 @@ interface CheckOutcome {
  *
  * A disabled account's password is checked as an enabled one's: a wrong one is refused the same way at the same cost,
  * and the right one is refused with AccountDisabledError (its hash left as it is).
+ *
+ * A stored hash that cannot be read (a hand-edited row, another tool's hash) matches no password: the account is
+ * refused as a wrong password is, checked against the dummy hash like an unknown account (so at today's cost, and
+ * with no error scrypt could throw), and logged once per account and hash for operators, who set a new password.
  */
 export class CredentialChecker {
   private dummyHash: Promise<string> | null = null;
+  /** Accounts logged for a hash that cannot be read, with that hash: once each, not at every attempt. */
+  private readonly unreadable = new Map<number, string>();
 
   constructor(
     private readonly users: UserStore,
     private readonly hashParams: ScryptParams,
+    private readonly logger: Pick<Logger, 'error'>,
     /** Bounds the checks that run at once (each takes scrypt's memory and a thread of libuv's pool). */
     private readonly gate: PasswordCheckGate = new PasswordCheckGate(),
   ) {}
@@ -63,19 +78,22 @@ export class CredentialChecker {
     upgrade: boolean,
   ): Promise<StaffUser | null> {
     const found = await this.users.findSignInCredentials(username);
-    const stored = found ? found.passwordHash : await this.dummy();
-    const outdated = found !== undefined && needsRehash(stored, this.hashParams);
+    const stored = found && isReadableHash(found.passwordHash) ? found.passwordHash : undefined;
+    if (found && stored === undefined) this.reportUnreadable(found.user, found.passwordHash);
+    const outdated = stored !== undefined && needsRehash(stored, this.hashParams);
     const outcome = await this.gate.run(client, async (): Promise<CheckOutcome> => {
-      const matches = await verifyPassword(password, stored);
+      // The dummy is made inside the gate too: its making is a hash's work, counted in the place of the first check
+      // that needs it (the others at once wait for the same one, in their places, doing no work).
+      const matches = await verifyPassword(password, stored ?? (await this.dummy()), this.hashParams);
       if (!outdated) return { matches };
       if (!matches) {
         await deriveShortfall(password, stored, this.hashParams);
         return { matches };
       }
-      const rehash = upgrade && !found.disabled;
+      const rehash = upgrade && !found!.disabled;
       return { matches, rehashed: rehash ? await hashPassword(password, this.hashParams) : undefined };
     });
-    if (!found || !outcome.matches) return null;
+    if (!found || stored === undefined || !outcome.matches) return null;
     if (found.disabled) throw new AccountDisabledError(found.user.username);
     if (outcome.rehashed === undefined) return found.user;
     const upgraded = await this.users.rehashPassword(found.user.id, stored, outcome.rehashed);
@@ -85,9 +103,28 @@ export class CredentialChecker {
     return this.checkOnce(username, password, client, false);
   }
 
-  /** Made on first use (not at start-up, which it would slow down). */
+  /**
+   * Made on first use, once (not at start-up, which it would slow down); a making that failed is tried again by the
+   * next check rather than failing every unknown account's sign-in until a restart.
+   */
   private dummy(): Promise<string> {
-    this.dummyHash ??= hashPassword(randomBytes(16).toString('base64'), this.hashParams);
+    if (this.dummyHash === null) {
+      const making = hashPassword(randomBytes(16).toString('base64'), this.hashParams);
+      this.dummyHash = making;
+      making.catch(() => {
+        if (this.dummyHash === making) this.dummyHash = null;
+      });
+    }
     return this.dummyHash;
+  }
+
+  /** Tells operators, once per account and hash, which account's stored hash cannot be read (never the hash). */
+  private reportUnreadable(user: StaffUser, hash: string): void {
+    if (this.unreadable.get(user.id) === hash) return;
+    this.unreadable.set(user.id, hash);
+    this.logger.error(
+      { user: user.username },
+      'sign-in refused: the stored password hash of this account cannot be read; set a new password (user:add)',
+    );
   }
 }

@@ -3,6 +3,7 @@ import {
   DEFAULT_SCRYPT_PARAMS,
   deriveShortfall,
   hashPassword,
+  isReadableHash,
   needsRehash,
   verifyPassword,
   type ScryptParams,
@@ -40,8 +41,17 @@ describe('password hashing', () => {
     [''],
     ['scrypt$N=1000,r=8,p=1$c2FsdA==$a2V5a2V5a2V5a2V5a2V5a2V5'],
     ['scrypt$N=1073741824,r=8,p=1$c2FsdA==$a2V5a2V5a2V5a2V5a2V5a2V5'],
+    // Within the limits, but scrypt refuses N of 2^(16 r) or more.
+    ['scrypt$N=65536,r=1,p=1$c2FsdA==$a2V5a2V5a2V5a2V5a2V5a2V5'],
   ])('refuses a malformed or abusive stored hash %j without throwing', async (stored) => {
     expect(await verifyPassword('anything', stored)).toBe(false);
+    expect(isReadableHash(stored)).toBe(false);
+  });
+
+  it('checks a hash of a small N with a large p, which scrypt needs more memory for than N * r tells', async () => {
+    const stored = await hashPassword('pw', { N: 4, r: 1, p: 16 });
+    expect(isReadableHash(stored)).toBe(true);
+    expect(await verifyPassword('pw', stored)).toBe(true);
   });
 
   it('says a hash made with weaker parameters needs making again, not one as strong or stronger nor a malformed one', async () => {

@@ -26,13 +26,26 @@ export async function hashPassword(password: string, params: ScryptParams = DEFA
 }
 
 /**
- * True when `password` matches `stored`. Compares in constant time; a malformed stored hash is a mismatch (after
- * doing the same work as a real check, so timing does not reveal it).
+ * Whether `stored` is a hash this module can check: one it writes, with parameters within its limits that scrypt
+ * accepts. Anything else (a hand-edited row, another tool's hash) matches no password.
  */
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+export function isReadableHash(stored: string): boolean {
+  return parseHash(stored) !== null;
+}
+
+/**
+ * True when `password` matches `stored`. Compares in constant time; a stored hash that cannot be read is a mismatch,
+ * after a derivation at `params` (today's, for the caller who knows them: the sign-in checks such an account against
+ * its dummy hash instead, credential-checker.ts).
+ */
+export async function verifyPassword(
+  password: string,
+  stored: string,
+  params: ScryptParams = DEFAULT_SCRYPT_PARAMS,
+): Promise<boolean> {
   const parsed = parseHash(stored);
   if (!parsed) {
-    await derive(password, randomBytes(SALT_BYTES), KEY_LENGTH, DEFAULT_SCRYPT_PARAMS);
+    await derive(password, randomBytes(SALT_BYTES), KEY_LENGTH, params);
     return false;
   }
   const key = await derive(password, parsed.salt, parsed.key.length, parsed.params);
@@ -79,6 +92,8 @@ function parseHash(stored: string): { params: ScryptParams; salt: Buffer; key: B
   const powerOfTwo = params.N > 1 && (params.N & (params.N - 1)) === 0;
   if (
     !powerOfTwo ||
+    // scrypt refuses N of 2^(16 r) or more (with r = 1: from 2^16), throwing where a check should answer.
+    params.N >= 2 ** (16 * params.r) ||
     params.N > LIMITS.N ||
     params.r < 1 ||
     params.r > LIMITS.r ||
@@ -97,8 +112,9 @@ function derive(password: string, salt: Buffer, length: number, params: ScryptPa
     N: params.N,
     r: params.r,
     p: params.p,
-    // scrypt needs 128 * N * r bytes; leave headroom over Node's 32 MiB default.
-    maxmem: 256 * params.N * params.r,
+    // scrypt needs 128 * r * (N + p + 2) bytes; leave headroom over Node's 32 MiB default (N * r alone left none for
+    // a small N with a large p, which scrypt then refused).
+    maxmem: 256 * params.r * (params.N + params.p),
   };
   return new Promise((resolve, reject) => {
     scrypt(password.normalize('NFKC'), salt, length, options, (error, key) => (error ? reject(error) : resolve(key)));
