@@ -1,0 +1,113 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import dgram from 'node:dgram';
+import net from 'node:net';
+import path from 'node:path';
+import { getFreePort, portRange } from './free-port';
+
+/** Another run on the same machine: a process of its own that asks for a port and holds it until its stdin ends. */
+function otherRun(environment: NodeJS.ProcessEnv = {}): { child: ChildProcess; answer: Promise<string> } {
+  const module = path.join(__dirname, 'free-port.ts');
+  const code = `require(${JSON.stringify(module)}).getFreePort().then(
+    (port) => console.log(port), (error) => console.log(error.message));
+    process.stdin.resume(); process.stdin.on('end', () => process.exit(0));`;
+  const child = spawn(process.execPath, ['--import', 'tsx', '-e', code], {
+    env: { ...process.env, JEST_WORKER_ID: process.env.JEST_WORKER_ID ?? '1', ...environment },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const answer = new Promise<string>((resolve, reject) => {
+    let text = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      text += chunk.toString();
+      if (text.includes('\n')) resolve(text.trim());
+    });
+    child.once('exit', (code) => reject(new Error(`the other run ended (${code}) before it answered: ${text}`)));
+  });
+  return { child, answer };
+}
+
+function ended(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.stdin?.end();
+  });
+}
+
+/** Whether a UDP socket can take `port` now: false while some process's reservation holds it. */
+function udpBindable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = dgram.createSocket({ type: 'udp4', reuseAddr: false });
+    socket.once('error', () => {
+      socket.close();
+      resolve(false);
+    });
+    socket.bind({ port, address: '0.0.0.0', exclusive: true }, () => socket.close(() => resolve(true)));
+  });
+}
+
+function listenOn(port: number): Promise<net.Server> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen({ host: '127.0.0.1', port }, () => resolve(server));
+  });
+}
+
+const closed = (server: net.Server) => new Promise<void>((resolve) => server.close(() => resolve()));
+
+describe('getFreePort', () => {
+  const children: ChildProcess[] = [];
+  afterEach(async () => {
+    await Promise.all(children.splice(0).map(ended));
+  });
+
+  it('hands out distinct ports below the ephemeral range that a TCP server can then listen on', async () => {
+    const ports = [await getFreePort(), await getFreePort(), await getFreePort()];
+    expect(new Set(ports).size).toBe(3);
+    for (const port of ports) {
+      expect(port).toBeGreaterThanOrEqual(20_000);
+      expect(port).toBeLessThan(32_768);
+      await closed(await listenOn(port));
+    }
+  });
+
+  it('never hands another run on the machine a port this process holds, even from the same range', async () => {
+    const held = await getFreePort();
+    const other = otherRun({ TEST_PORT_RANGE: `${held}-${held}` });
+    children.push(other.child);
+    expect(await other.answer).toBe(`No free port on 127.0.0.1 from ${held} to ${held}.`);
+  });
+
+  it("keeps another run's port for as long as that run lives, and not after", async () => {
+    const other = otherRun();
+    children.push(other.child);
+    const port = Number(await other.answer);
+    expect(Number.isInteger(port)).toBe(true);
+    expect(await udpBindable(port)).toBe(false);
+
+    await ended(other.child);
+    expect(await udpBindable(port)).toBe(true);
+  });
+
+  it('skips a port a TCP server listens on, and keeps no reservation for it', async () => {
+    const server = await listenOn(0);
+    const { port } = server.address() as net.AddressInfo;
+    try {
+      const other = otherRun({ TEST_PORT_RANGE: `${port}-${port}` });
+      children.push(other.child);
+      expect(await other.answer).toBe(`No free port on 127.0.0.1 from ${port} to ${port}.`);
+      expect(await udpBindable(port)).toBe(true);
+    } finally {
+      await closed(server);
+    }
+  });
+
+  it('reads TEST_PORT_RANGE as first-last, and says what it expected of a bad one', () => {
+    expect(portRange({})).toEqual({ first: 20_000, last: 31_999 });
+    expect(portRange({ TEST_PORT_RANGE: '47450-47499' })).toEqual({ first: 47_450, last: 47_499 });
+    for (const bad of ['47450', '47499-47450', '0-10', '1-70000', 'a-b'])
+      expect(() => portRange({ TEST_PORT_RANGE: bad })).toThrow(
+        `TEST_PORT_RANGE=${bad}: expected first-last, two ports from 1 to 65535, first <= last.`,
+      );
+  });
+});
