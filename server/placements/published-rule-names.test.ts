@@ -3,34 +3,25 @@
  * whole app over HTTP: it no longer blocks a publish of other changes (a warning, said with the rule), while a rule
  * being written (new, or changed) that names a tenant there is not is still refused.
  */
-import { Slot, UNKNOWN_RULE_NAME, type MetaPayload, type PlacementsDraftPayload } from '../../shared';
-import { createFixtureDist, type FixtureDist } from '../../testing/server/fixture-dist';
-import { addPlacedRemotes } from '../../testing/server/placements-fixtures';
-import { createTestApp, signedInOperator, type TestApp } from '../../testing/server/test-app';
+import { UNKNOWN_RULE_NAME, type MetaPayload, type PlacementsDraftPayload } from '../../shared';
+import { startPlacedRemotesApp, type PlacedRemotesApp } from '../../testing/server/placed-remotes-app';
+import { signedInOperator, type TestApp } from '../../testing/server/test-app';
 import { removeTenant } from '../cli/tenant-removal';
 import { PUBLISHED_RULE_NOTE } from './rule-names-check';
 
 const LOCATION = 'dashboard-before-cards';
 
-let dist: FixtureDist;
+let placed: PlacedRemotesApp;
 let testApp: TestApp;
 let operator: Awaited<ReturnType<typeof signedInOperator>>;
 
 beforeEach(async () => {
-  dist = createFixtureDist();
-  addPlacedRemotes(dist);
-  testApp = await createTestApp({
-    distDir: dist.dir,
-    env: { REMOTES_CONFIG: dist.write('remotes.json', JSON.stringify({ remotes: [{ name: 'team_billing' }] })) },
-    configure: (app) => app.registerSlots({ [LOCATION]: Slot.make('Welcome') }),
-  });
+  placed = await startPlacedRemotesApp(LOCATION);
+  testApp = placed.testApp;
   operator = await signedInOperator(testApp.app, 'ops', 'correct horse battery');
   await testApp.app.tenants.save({ id: 'initech', name: 'Initech' });
 });
-afterEach(async () => {
-  await testApp.close();
-  dist.remove();
-});
+afterEach(() => placed.close());
 
 /** The banner shown when `rule` holds (none: always), and the note at `notePriority`, with their own rules. */
 function documentWith(

@@ -7,6 +7,7 @@ import pino from 'pino';
 import request from 'supertest';
 import { Slot, UNKNOWN_RULE_NAME } from '../../shared';
 import { createFixtureDist, type FixtureDist } from '../../testing/server/fixture-dist';
+import { startPlacedRemotesApp, type PlacedRemotesApp } from '../../testing/server/placed-remotes-app';
 import { addPlacedRemotes } from '../../testing/server/placements-fixtures';
 import { createTestApp, type TestApp } from '../../testing/server/test-app';
 import { ResourceRegistry } from '../resources/resource-registry';
@@ -113,18 +114,13 @@ describe('unknownRuleNameProblems', () => {
 });
 
 describe('with the app', () => {
-  let dist: FixtureDist;
+  let placed: PlacedRemotesApp;
   let testApp: TestApp;
   let subjects: SlotCheckSubjects;
 
   beforeEach(async () => {
-    dist = createFixtureDist();
-    addPlacedRemotes(dist);
-    testApp = await createTestApp({
-      distDir: dist.dir,
-      env: { REMOTES_CONFIG: dist.write('remotes.json', JSON.stringify({ remotes: [{ name: 'team_billing' }] })) },
-      configure: (app) => app.registerSlots({ [LOCATION]: Slot.make('Welcome') }),
-    });
+    placed = await startPlacedRemotesApp(LOCATION);
+    testApp = placed.testApp;
     const { app } = testApp;
     // No resource: the document places no form slot.
     subjects = {
@@ -134,10 +130,7 @@ describe('with the app', () => {
       allowLists: app.remotes.allowLists,
     };
   });
-  afterEach(async () => {
-    await testApp.close();
-    dist.remove();
-  });
+  afterEach(() => placed.close());
 
   it('reads the tenants there are, and every flag set at least once, on or off, anywhere', async () => {
     const { app } = testApp;
