@@ -4,8 +4,8 @@
  * than the schema refuses to start with a message instead of serving on a schema it does not know.
  */
 import { POSTGRES_MIGRATIONS } from '../../server/storage/migrations';
-import { PostgresServer, describeWithPostgres } from '../../testing/server/postgres-server';
-import type { AppServer } from '../../testing/system/app-server';
+import { describeWithPostgres } from '../../testing/server/postgres-server';
+import { useHostsOnSharedPostgres } from '../../testing/system/hosts-on-shared-postgres';
 import { startPostgresHost } from './support/postgres-host';
 import { queryPostgres } from './support/postgres-query';
 
@@ -17,30 +17,14 @@ const describePostgres = describeWithPostgres();
 const MIGRATIONS_TABLE = 'schema_version';
 
 describePostgres('migrations on a shared PostgreSQL', () => {
-  let postgres: PostgresServer | undefined;
-  let databaseUrl: string;
-  const started: AppServer[] = [];
-
-  beforeAll(async () => {
-    postgres = await PostgresServer.start();
-    databaseUrl = await postgres.createDatabase('migrations_test');
-  });
-
-  afterAll(async () => {
-    await Promise.all(started.map((host) => host.stop()));
-    await postgres?.remove();
-  });
+  const shared = useHostsOnSharedPostgres('migrations_test', startPostgresHost);
+  const { started } = shared;
 
   it('runs every migration once when two hosts start at the same moment on an empty database', async () => {
-    const starts = await Promise.allSettled([startPostgresHost(databaseUrl), startPostgresHost(databaseUrl)]);
-    for (const start of starts) if (start.status === 'fulfilled') started.push(start.value);
-    expect(starts.map((start) => (start.status === 'rejected' ? String(start.reason) : 'started'))).toEqual([
-      'started',
-      'started',
-    ]);
+    await shared.startTogether(2);
 
     const rows = await queryPostgres<{ version: number }>(
-      databaseUrl,
+      shared.databaseUrl,
       `SELECT version FROM ${MIGRATIONS_TABLE} ORDER BY version`,
     );
     // Once each: every version of the code, none twice, none skipped.
@@ -56,7 +40,7 @@ describePostgres('migrations on a shared PostgreSQL', () => {
       { code: 0, signal: null },
     ]);
     const others = await queryPostgres<{ count: string }>(
-      databaseUrl,
+      shared.databaseUrl,
       'SELECT COUNT(*) AS count FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
     );
     expect(Number(others[0]?.count)).toBe(0);
@@ -64,17 +48,17 @@ describePostgres('migrations on a shared PostgreSQL', () => {
 
   it('refuses to start against a schema newer than its code, with a message, and changes nothing', async () => {
     const [found] = await queryPostgres<{ latest: number }>(
-      databaseUrl,
+      shared.databaseUrl,
       `SELECT MAX(version) AS latest FROM ${MIGRATIONS_TABLE}`,
     );
     const future = Number(found?.latest) + 1;
     await queryPostgres(
-      databaseUrl,
+      shared.databaseUrl,
       `INSERT INTO ${MIGRATIONS_TABLE} (version, name, applied_at) VALUES ($1, $2, $3)`,
       [future, 'from a newer release', Date.now()],
     );
 
-    const start = startPostgresHost(databaseUrl);
+    const start = startPostgresHost(shared.databaseUrl);
     await expect(start).rejects.toThrow(/the process exited \(code [1-9]/);
     await expect(start).rejects.toThrow(
       new RegExp(
@@ -83,7 +67,10 @@ describePostgres('migrations on a shared PostgreSQL', () => {
       ),
     );
 
-    const rows = await queryPostgres<{ version: number }>(databaseUrl, `SELECT version FROM ${MIGRATIONS_TABLE}`);
+    const rows = await queryPostgres<{ version: number }>(
+      shared.databaseUrl,
+      `SELECT version FROM ${MIGRATIONS_TABLE}`,
+    );
     expect(rows.map((row) => Number(row.version))).toContain(future);
     expect(rows).toHaveLength(future);
   });

@@ -3,8 +3,8 @@
  * together: one host indexes every record once, the other waits for it, then finds nothing left and starts.
  */
 import { WORDS_VERSION } from '../../server/resources/record-words';
-import { PostgresServer, describeWithPostgres } from '../../testing/server/postgres-server';
-import type { AppServer } from '../../testing/system/app-server';
+import { describeWithPostgres } from '../../testing/server/postgres-server';
+import { useHostsOnSharedPostgres } from '../../testing/system/hosts-on-shared-postgres';
 import { startPostgresHost } from './support/postgres-host';
 import { queryPostgres } from './support/postgres-query';
 
@@ -19,35 +19,24 @@ const RECORDS = 20_000;
 const INDEXING = /^indexing the search words of \d+ records/;
 
 describePostgres('search words indexed anew on a shared PostgreSQL', () => {
-  let postgres: PostgresServer | undefined;
-  let databaseUrl: string;
-  const started: AppServer[] = [];
-
-  beforeAll(async () => {
-    postgres = await PostgresServer.start();
-    databaseUrl = await postgres.createDatabase('words_reindex_test');
-  });
-
-  afterAll(async () => {
-    await Promise.all(started.map((host) => host.stop()));
-    await postgres?.remove();
-  });
+  const shared = useHostsOnSharedPostgres('words_reindex_test', startPostgresHost);
+  const { started } = shared;
 
   it('indexes every record once when two hosts of a new words version start together', async () => {
     // A first start makes the schema and the demo tenant; then the database holds words of the previous version.
-    const first = await startPostgresHost(databaseUrl);
+    const first = await startPostgresHost(shared.databaseUrl);
     await first.stop();
     await queryPostgres(
-      databaseUrl,
+      shared.databaseUrl,
       `INSERT INTO records (tenant_id, resource, data, created_at, updated_at)
        SELECT (SELECT id FROM tenants ORDER BY id LIMIT 1), 'articles',
               json_build_object('title', 'Article ' || n, 'label', 'A')::text, 0, 0
        FROM generate_series(1, ${RECORDS}) AS n`,
     );
-    await queryPostgres(databaseUrl, `UPDATE record_words_state SET words_version = ${WORDS_VERSION - 1}`);
+    await queryPostgres(shared.databaseUrl, `UPDATE record_words_state SET words_version = ${WORDS_VERSION - 1}`);
     // Every write of a record's words, whoever makes it.
     await queryPostgres(
-      databaseUrl,
+      shared.databaseUrl,
       `CREATE TABLE words_writes (record_id BIGINT NOT NULL);
        CREATE FUNCTION note_words_write() RETURNS trigger LANGUAGE plpgsql AS $$
          BEGIN INSERT INTO words_writes VALUES (NEW.record_id); RETURN NEW; END $$;
@@ -55,19 +44,14 @@ describePostgres('search words indexed anew on a shared PostgreSQL', () => {
          FOR EACH ROW EXECUTE FUNCTION note_words_write();`,
     );
     const [{ count: records } = { count: '0' }] = await queryPostgres<{ count: string }>(
-      databaseUrl,
+      shared.databaseUrl,
       'SELECT COUNT(*) AS count FROM records',
     );
 
-    const starts = await Promise.allSettled([startPostgresHost(databaseUrl), startPostgresHost(databaseUrl)]);
-    for (const start of starts) if (start.status === 'fulfilled') started.push(start.value);
-    expect(starts.map((start) => (start.status === 'rejected' ? String(start.reason) : 'started'))).toEqual([
-      'started',
-      'started',
-    ]);
+    await shared.startTogether(2);
 
     const [writes] = await queryPostgres<{ writes: string; distinct: string }>(
-      databaseUrl,
+      shared.databaseUrl,
       'SELECT COUNT(*) AS writes, COUNT(DISTINCT record_id) AS distinct FROM words_writes',
     );
     // Each record's words written once: by one host, never again by the other.
@@ -96,7 +80,7 @@ describePostgres('search words indexed anew on a shared PostgreSQL', () => {
           ],
     );
     const [state] = await queryPostgres<{ words_version: number }>(
-      databaseUrl,
+      shared.databaseUrl,
       'SELECT words_version FROM record_words_state',
     );
     expect(Number(state?.words_version)).toBe(WORDS_VERSION);
