@@ -6,17 +6,32 @@ export interface RenderedText {
   lines: string[];
 }
 
+export interface RenderedLinesOptions {
+  /** Text inside elements this selector matches is not read (e.g. `pre`: JSON shown aside keeps its own lines). */
+  skip?: string;
+}
+
 /**
  * Every element `selector` finds, with the lines its text is drawn on: a line starts where a character's box sits
- * lower than the one before. What the tests of where names break read (the catalogue's, the inspector's).
+ * lower than the one before; a character without a box (a space where the line wraps) ends the line it follows.
+ * What the tests of where names and words break read (the catalogue's, the inspector's, a phone's).
  */
-export function renderedLines(page: Page, selector: string): Promise<RenderedText[]> {
+export function renderedLines(
+  page: Page,
+  selector: string,
+  options: RenderedLinesOptions = {},
+): Promise<RenderedText[]> {
   return page.evaluate(
-    (selector) =>
+    ({ selector, skip }) =>
       [...document.querySelectorAll(selector)].map((element) => {
         const lines: string[] = [];
         let top: number | null = null;
-        const texts = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+        const texts = document.createTreeWalker(element, NodeFilter.SHOW_TEXT, {
+          acceptNode: (node) =>
+            skip !== undefined && node.parentElement?.closest(skip)
+              ? NodeFilter.FILTER_REJECT
+              : NodeFilter.FILTER_ACCEPT,
+        });
         for (let text = texts.nextNode(); text; text = texts.nextNode()) {
           const content = text.textContent ?? '';
           for (let index = 0; index < content.length; index++) {
@@ -31,6 +46,6 @@ export function renderedLines(page: Page, selector: string): Promise<RenderedTex
         }
         return { text: element.textContent ?? '', lines };
       }),
-    selector,
+    { selector, skip: options.skip },
   );
 }

@@ -3,6 +3,7 @@ import type { AppServer } from '../../testing/system/app-server';
 import { axeViolations } from '../../testing/system/axe';
 import { useBrowserSuite } from '../../testing/system/browser-suite';
 import { addToken } from '../../testing/system/npm-command';
+import { renderedLines } from '../../testing/system/rendered-lines';
 import { signIn } from '../../testing/system/sign-in';
 import { firstRecord, scrollsSideways, waitForSettledPage } from '../../testing/system/staff-pages';
 
@@ -55,7 +56,11 @@ function phoneProblems(page: Page): Promise<{ smallTargets: string[]; zoomingFie
   });
 }
 
-/** Each word of the page's lists (records, releases) split over lines, with its width unbroken, in rem. */
+/**
+ * Each word of the page's lists (records, releases) split over lines, with its width unbroken, in rem. Not through
+ * renderedLines on purpose: the question is which word broke and how wide it is whole (a URL wider than any column
+ * may break, a narrower word may not), which a range over the word answers; lines of a cell do not say its width.
+ */
 function splitWords(page: Page): Promise<Array<{ word: string; rem: number }>> {
   return page.evaluate(() => {
     const rem = parseFloat(getComputedStyle(document.documentElement).fontSize);
@@ -178,46 +183,18 @@ async function phonePages(page: Page) {
  * The lines of each cell of the slot inspector's tables (the props shown aside: JSON keeps its own lines), and each
  * place one of them ends inside a word: not at a space, nor after a path's `/`.
  */
-function inspectorLines(page: Page): Promise<{ cells: Array<[string, string[]]>; unexpectedBreaks: string[] }> {
-  return page.evaluate(() => {
-    const cells: Array<[string, string[]]> = [];
-    const unexpectedBreaks: string[] = [];
-    for (const cell of document.querySelectorAll<HTMLElement>('main .inspector table :is(td, th)')) {
-      const cellLines: string[] = [];
-      let top: number | null = null;
-      let line: string | null = null;
-      const texts = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT, {
-        acceptNode: (node) =>
-          node.parentElement?.closest('pre') ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT,
-      });
-      for (let text = texts.nextNode(); text; text = texts.nextNode()) {
-        const content = text.textContent ?? '';
-        for (let index = 0; index < content.length; index++) {
-          const range = document.createRange();
-          range.setStart(text, index);
-          range.setEnd(text, index + 1);
-          const box = [...range.getClientRects()].find((each) => each.width > 0);
-          if (!box) {
-            if (line !== null) line += content.charAt(index);
-            continue;
-          }
-          if (line !== null && top !== null && Math.abs(box.top - top) > 2) {
-            cellLines.push(line);
-            line = '';
-          }
-          top = box.top;
-          line = (line ?? '') + content.charAt(index);
-        }
-      }
-      if (line !== null) cellLines.push(line);
-      const key = `${cell.closest('[role="region"]')?.getAttribute('aria-label')}: ${cell.textContent}`;
-      cells.push([key, cellLines]);
-      cellLines.slice(0, -1).forEach((line, index) => {
-        if (!/[\s/]$/.test(line)) unexpectedBreaks.push(`${line}|${cellLines[index + 1]} (${key})`);
-      });
-    }
-    return { cells, unexpectedBreaks };
-  });
+async function inspectorLines(page: Page): Promise<{ cells: Array<[string, string[]]>; unexpectedBreaks: string[] }> {
+  const selector = 'main .inspector table :is(td, th)';
+  const laidOut = await renderedLines(page, selector, { skip: 'pre' });
+  // Each cell's table region, to tell the pages' tables from the slots' (the same document order as renderedLines).
+  const regions = await page.$$eval(selector, (found) =>
+    found.map((cell) => cell.closest('[role="region"]')?.getAttribute('aria-label')),
+  );
+  const cells = laidOut.map(({ text, lines }, index): [string, string[]] => [`${regions[index]}: ${text}`, lines]);
+  const unexpectedBreaks = cells.flatMap(([key, lines]) =>
+    lines.slice(0, -1).flatMap((line, index) => (/[\s/]$/.test(line) ? [] : [`${line}|${lines[index + 1]} (${key})`])),
+  );
+  return { cells, unexpectedBreaks };
 }
 
 describe.each([
