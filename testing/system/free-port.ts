@@ -61,7 +61,7 @@ export async function getFreePort(host = '127.0.0.1'): Promise<number> {
       reservations.set(port, reservation);
       return port;
     }
-    reservation.close();
+    await new Promise<void>((closed) => reservation.close(() => closed()));
   }
   throw new Error(`No free port on ${host} from ${range.first} to ${range.last}.`);
 }
