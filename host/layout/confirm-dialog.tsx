@@ -1,4 +1,5 @@
 import { useEffect, useId, useMemo, useRef, type ReactNode, type RefObject } from 'react';
+import { keepTabInside, returnFocus } from './dialog-focus';
 
 /** What opens and closes a ConfirmDialog: made by useConfirmDialog in the component holding the asking button. */
 export interface ConfirmDialogControl {
@@ -56,18 +57,6 @@ export function useConfirmDialog(): ConfirmDialogControl {
   );
 }
 
-/**
- * Gives the focus back to what opened the dialog, unless the focus is already elsewhere on the page (the browser
- * restores it itself; an onClose may have placed it): only focus left in the closed dialog or on nothing moves. An
- * opener since removed or disabled is skipped: the page's own focus (a status, a heading) comes after.
- */
-function returnFocus(dialog: HTMLDialogElement | null, opener: HTMLElement | null): void {
-  const active = document.activeElement;
-  const lost = active === null || active === document.body || (dialog !== null && dialog.contains(active));
-  if (!lost || opener === null || !opener.isConnected || opener.matches(':disabled')) return;
-  opener.focus();
-}
-
 export interface ConfirmDialogProps {
   control: ConfirmDialogControl;
   /** The question, e.g. `Delete “Spring launch”?`; it names the dialog. */
@@ -90,8 +79,8 @@ export interface ConfirmDialogProps {
 
 /**
  * Asks again before an action (a delete, a publish, an activation, a rollback): a modal dialog, the browser's own, so
- * it keeps the focus inside and the page behind inert. It opens on Cancel; the action's button comes first, Shift+Tab
- * away. Escape cancels (handled here, the same in every engine), and a cancel gives the focus back to the button that
+ * the page behind is inert, and Tab goes round its buttons (keepTabInside). It opens on Cancel; the action's button
+ * comes first, Shift+Tab away. Escape cancels (handled here, the same in every engine), and a cancel gives the focus back to the button that
  * opened it; after a confirmed action the page places it where its outcome is (its status, the changed row).
  */
 export function ConfirmDialog({
@@ -120,6 +109,7 @@ export function ConfirmDialog({
       aria-labelledby={titleId}
       aria-describedby={bodyId}
       onKeyDown={(event) => {
+        keepTabInside(event);
         if (event.key !== 'Escape') return;
         event.preventDefault();
         control.close();

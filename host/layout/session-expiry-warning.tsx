@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { SESSION_TIME_PATH, type SessionTimePayload } from '../../shared';
 import { ApiError, useApiClient, useSession, type SessionEnd } from '../core';
+import { keepTabInside, returnFocus } from './dialog-focus';
 import { keepAliveIntervalMs, useActivityKeepAlive } from './use-activity-keep-alive';
 
 /** How long before the end the warning shows: two minutes, or a quarter of an idle limit shorter than eight. */
@@ -165,7 +166,7 @@ export function SessionExpiryWarning() {
   const giveFocusBack = useCallback(() => {
     const before = focusBefore.current;
     focusBefore.current = null;
-    if (before?.isConnected) before.focus();
+    returnFocus(warning.current, before);
   }, []);
   const stay = useCallback(async () => {
     await extend();
@@ -234,6 +235,8 @@ export function SessionExpiryWarning() {
         ref={warning}
         className={atTop ? 'session-warning session-warning--top' : 'session-warning'}
         role="alertdialog"
+        // Tab goes round inside while it has the focus; keys typed in a text box it left the focus in never get here.
+        onKeyDown={keepTabInside}
         aria-labelledby="session-warning-title"
         aria-describedby="session-warning-text session-warning-keys"
       >
