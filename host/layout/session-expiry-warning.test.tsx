@@ -3,7 +3,7 @@ import type { SessionTimePayload } from '../../shared';
 import { ApiClientProvider, SlotSourceProvider, type SlotSource } from '../core';
 import { createFakeApi, UNAUTHENTICATED, type FakeApi } from '../../testing/host/fake-api';
 import { createTestSlotSource } from '../../testing/host/slot-source';
-import { SESSION_WARNING_ANNOUNCEMENTS, SessionExpiryWarning } from './session-expiry-warning';
+import { SESSION_WARNING_ANNOUNCEMENTS, SessionExpiryWarning, warningLeadMs } from './session-expiry-warning';
 
 /** A four-minute idle limit: keep-alives a minute apart at most, the warning a minute before the end. */
 const IDLE_MS = 4 * 60_000;
@@ -13,15 +13,15 @@ const WARNING = { name: 'Your session is about to end' };
  * The server's two session routes over the faked clock: `POST /session` is use (the idle limit starts again),
  * `GET /session` only measures; `absoluteAt` is when the session ends however busy.
  */
-function sessionServer(absoluteAt = 8 * 60 * 60_000, endedAt = Infinity): FakeApi {
+function sessionServer(absoluteAt = 8 * 60 * 60_000, endedAt = Infinity, idleMs = IDLE_MS): FakeApi {
   let lastSeen = Date.now();
   const time = (): SessionTimePayload => ({
-    idleEndsInMs: Math.max(0, lastSeen + IDLE_MS - Date.now()),
+    idleEndsInMs: Math.max(0, lastSeen + idleMs - Date.now()),
     absoluteEndsInMs: Math.max(0, absoluteAt - Date.now()),
-    idleTimeoutMs: IDLE_MS,
+    idleTimeoutMs: idleMs,
   });
   // Past either limit, or once ended on the server for its own reasons (`endedAt`), the session is gone.
-  const gone = () => Date.now() >= Math.min(lastSeen + IDLE_MS, absoluteAt, endedAt);
+  const gone = () => Date.now() >= Math.min(lastSeen + idleMs, absoluteAt, endedAt);
   return createFakeApi({
     'GET /session': () => (gone() ? UNAUTHENTICATED : { body: time() }),
     'POST /session': () => {
@@ -128,6 +128,14 @@ describe('SessionExpiryWarning', () => {
     expect(document.activeElement).toBe(elsewhere);
   });
 
+  it('at a short idle limit warns a quarter of it before the end, not at once: 15 s at one minute', async () => {
+    await renderSignedIn(sessionServer(8 * 60 * 60_000, Infinity, 60_000));
+    await wait(44_000);
+    expect(screen.queryByRole('alertdialog', WARNING)).toBeNull();
+    await wait(2_000);
+    expect(screen.getByRole('alertdialog', WARNING).textContent).toMatch(/You will be signed out in 0:1[45] /);
+  });
+
   it('past the absolute limit, sends no keep-alive and Escape closes the warning', async () => {
     const api = sessionServer(3 * 60_000);
     const title = await renderSignedIn(api);
@@ -183,5 +191,15 @@ describe('SessionExpiryWarning', () => {
     });
     await wait(0);
     expect(api.count('GET', '/session')).toBe(asked + 1);
+  });
+});
+
+describe('warningLeadMs', () => {
+  it('is a quarter of a short idle limit, so the warning never comes at once, and two minutes from eight up', () => {
+    expect(warningLeadMs(12_000)).toBe(3_000);
+    expect(warningLeadMs(60_000)).toBe(15_000);
+    expect(warningLeadMs(4 * 60_000)).toBe(60_000);
+    expect(warningLeadMs(8 * 60_000)).toBe(120_000);
+    expect(warningLeadMs(30 * 60_000)).toBe(120_000);
   });
 });
