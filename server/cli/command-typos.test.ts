@@ -72,6 +72,8 @@ describe('the account and tenant commands refuse a typo, saying what is wrong', 
       ['tenant-list.ts', ['acme'], 'tenant:list takes no arguments, got "acme".\n'],
       ['db-copy.ts', ['--from', 'a.db', '--from', 'b.db'], '--from is given twice.\n'],
       ['db-copy.ts', ['--to'], '--to needs a PostgreSQL address.\n'],
+      // An option db:copy does not take, a -h beside it or not (the help was printed, exit 0).
+      ['db-copy.ts', ['--form', 'a.db', '-h'], 'Unknown option --form.\n'],
     ];
     // Side by side: each changes nothing (what is checked), so their order does not matter.
     const refusals = await Promise.all(cases.map(([script, args]) => run(script, args)));

@@ -63,6 +63,10 @@ describe('npm run db:backup, its destination', () => {
       [[], 'Name the new file to write the backup to.'],
       [['--out', 'b.db'], 'Unknown option --out.'],
       [['a.db', 'b.db'], 'Give one new file, not 2: "a.db", "b.db".'],
+      // A short option too, as db:copy and the account commands read it: the backup was written to a file "-o".
+      [['-o', 'b.db'], 'Unknown option -o.'],
+      // An option it does not take, a -h beside it or not (the help was printed, exit 0).
+      [['--out', '-h'], 'Unknown option --out.'],
     ];
     for (const [args, said] of cases) {
       const run = await runServerCommand('db-backup.ts', args, { DATABASE_URL: '', DATABASE_PATH: source });

@@ -6,27 +6,16 @@ import path from 'node:path';
 import { SESSION_SECRET_FILE } from '../config/session-secret';
 import { databasePathFromEnv } from '../env-config';
 import { backupSqlite, BackupRefused } from '../storage/sqlite-backup';
+import { fileArgument, refuseArguments } from './file-argument';
 import { runCommand } from './run-command';
 import { commandLine } from '../process/operator-commands';
 
 export const DB_BACKUP_USAGE = `usage: ${commandLine('db:backup', '<new file>')}`;
 
 async function main(args: readonly string[]): Promise<number> {
-  const [destination] = args;
-  // What is wrong first, as the account commands say it: the usage alone left the operator to spot it.
-  const option = args.find((arg) => arg.startsWith('--'));
-  const problem =
-    option !== undefined
-      ? `Unknown option ${option}.`
-      : destination === undefined
-        ? 'Name the new file to write the backup to.'
-        : args.length > 1
-          ? `Give one new file, not ${args.length}: ${args.map((arg) => `"${arg}"`).join(', ')}.`
-          : null;
-  if (problem !== null || destination === undefined) {
-    process.stderr.write(`${problem ? `${problem}\n` : ''}${DB_BACKUP_USAGE}\n`);
-    return 2;
-  }
+  const words = fileArgument(args, { missing: 'Name the new file to write the backup to.', what: 'new file' });
+  if ('problem' in words) return refuseArguments(words.problem, DB_BACKUP_USAGE);
+  const destination = words.file;
   if (process.env.DATABASE_URL?.trim()) {
     process.stderr.write(
       'DATABASE_URL is set: the data is in PostgreSQL, backed up with pg_dump (docs/operators/scaling.md).\n',
@@ -58,6 +47,8 @@ runCommand(
   'db:backup',
   () => main(process.argv.slice(2)),
   `Makes a consistent backup of the SQLite database while the server runs.\n${DB_BACKUP_USAGE}`,
+  [],
+  [],
 );
 
 /**

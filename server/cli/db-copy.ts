@@ -18,6 +18,7 @@ import { PostgresEngine } from '../storage/postgres-engine';
 import { backupSqlite } from '../storage/sqlite-backup';
 import { SchemaTooNewError } from '../storage/migrate';
 import { SqliteEngine } from '../storage/sqlite-engine';
+import { refuseArguments } from './file-argument';
 import { runCommand } from './run-command';
 import { commandLine } from '../process/operator-commands';
 import { hidePassword } from '../storage/hidden-password';
@@ -52,10 +53,7 @@ function parseArgs(args: readonly string[]): { from?: string; to?: string } | { 
 
 async function main(args: readonly string[]): Promise<number> {
   const parsed = parseArgs(args);
-  if ('problem' in parsed) {
-    process.stderr.write(`${parsed.problem}\n${DB_COPY_USAGE}\n`);
-    return 2;
-  }
+  if ('problem' in parsed) return refuseArguments(parsed.problem, DB_COPY_USAGE);
   let to: ReturnType<typeof postgresSettingsFromEnv>;
   try {
     to = postgresSettingsFromEnv({ ...process.env, DATABASE_URL: parsed.to ?? process.env.DATABASE_URL });
@@ -68,10 +66,7 @@ async function main(args: readonly string[]): Promise<number> {
     return 2;
   }
   if (!to) {
-    process.stderr.write(
-      `db:copy needs the PostgreSQL database to copy into: --to or DATABASE_URL.\n${DB_COPY_USAGE}\n`,
-    );
-    return 2;
+    return refuseArguments('db:copy needs the PostgreSQL database to copy into: --to or DATABASE_URL.', DB_COPY_USAGE);
   }
   const from = databasePathFromEnv({ DATABASE_PATH: parsed.from ?? process.env.DATABASE_PATH });
   // Opening a missing file would create an empty database and copy nothing, as if it had worked.
@@ -148,6 +143,7 @@ runCommand(
   'db:copy',
   () => main(process.argv.slice(2)),
   `Copies the SQLite database into a new PostgreSQL database, all or nothing.\n${DB_COPY_USAGE}`,
+  ['--to', '--from'],
   ['--to', '--from'],
 );
 

@@ -1,7 +1,7 @@
 /**
  * `npm run db:restore`: what it refuses (changing nothing: the database and its folder stay byte for byte as they
  * were), and what it does with a whole backup of this server's, older than this release or not, over a database or
- * where there is none, and over a damaged one.
+ * where there is none, and over a damaged one; on a terminal, the question it asks first.
  */
 import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { runServerCommand, type CommandRun } from '../../testing/server/run-server-command';
+import { serverCommandInTerminal } from '../../testing/server/server-command-in-terminal';
 import { makeTempDir, type TempDir } from '../../testing/temp-dir';
 import { migrate } from '../storage/migrate';
 import { MIGRATIONS, RELEASE_SCHEMA_VERSION } from '../storage/migrations';
@@ -70,12 +71,18 @@ describe('npm run db:restore', () => {
       [[], 'Name the backup file to restore.'],
       [['--force', 'b.db'], 'Unknown option --force.'],
       [['a.db', 'b.db'], 'Give one backup file, not 2: "a.db", "b.db".'],
+      [['a.db', '--yes', 'b.db'], 'Give one backup file, not 2: "a.db", "b.db".'],
+      // A short option too, as db:copy and the account commands read it (it was taken for the backup's name).
+      [['-f', 'b.db'], 'Unknown option -f.'],
+      // An option it does not take, a -h beside it or not (the help was printed, exit 0).
+      [['--force', '-h'], 'Unknown option --force.'],
     ];
     const help = await restore('--help');
     expect([help.code, help.stderr]).toEqual([0, '']);
     expect(help.stdout).toBe(
       'Puts a backup made by db:backup in place of the SQLite database, the server stopped; the database as it was ' +
-        'is kept beside it.\nusage: npm run db:restore -- <backup file>\n',
+        'is kept beside it. On a terminal it asks first (--yes: it does not).\n' +
+        'usage: npm run db:restore -- <backup file> [--yes]\n',
     );
     for (const [args, said] of cases) {
       const run = await restore(...args);
@@ -83,7 +90,7 @@ describe('npm run db:restore', () => {
         args,
         2,
         '',
-        `${said}\nusage: npm run db:restore -- <backup file>\n`,
+        `${said}\nusage: npm run db:restore -- <backup file> [--yes]\n`,
       ]);
     }
   });
@@ -258,6 +265,62 @@ describe('npm run db:restore', () => {
     expect(fs.readdirSync(dir.path).sort()).toEqual(['app.db', kept, `${kept}-shm`, `${kept}-wal`, 'backup.db']);
     expect(fs.readFileSync(path.join(dir.path, `${kept}-wal`), 'utf8')).toBe('its log');
     expect(tenantsIn(database)).toEqual(['backed-up']);
+  });
+});
+
+describe('npm run db:restore on a terminal', () => {
+  it('says what it replaces and where it keeps it, and restores only on yes', async () => {
+    serversDatabase(database, 'current');
+    const backup = path.join(dir.path, 'backup.db');
+    serversDatabase(backup, 'backed-up');
+    const env = { DATABASE_URL: '', DATABASE_PATH: database, SESSION_SECRET: '' };
+    const before = snapshot();
+
+    const declined = serverCommandInTerminal('db-restore.ts', [backup], env);
+    await declined.waitFor('[y/N]');
+    // The terminal's own codes (readline's) stand between the two lines.
+    expect(declined.output()).toContain(
+      `This replaces SQLite ${database} with the backup ${backup}. The database as it is now is kept beside it, as ` +
+        `${database}.before-restore-<date and time>.\r\n`,
+    );
+    expect(declined.output()).toContain('Restore the backup? [y/N] ');
+    declined.type('n\r');
+    await declined.waitFor('Not restored: the answer was not yes. Nothing was changed.');
+    declined.end();
+    expect(await declined.closed).toBe(1);
+    expect(snapshot()).toEqual(before);
+
+    const confirmed = serverCommandInTerminal('db-restore.ts', [backup], env);
+    await confirmed.waitFor('[y/N]');
+    confirmed.type('yes\r');
+    await confirmed.waitFor('Start the server and check its log.');
+    confirmed.end();
+    expect(await confirmed.closed).toBe(0);
+    expect(tenantsIn(database)).toEqual(['backed-up']);
+    const kept = fs.readdirSync(dir.path).find((name) => name.startsWith('app.db.before-restore-'));
+    expect(tenantsIn(path.join(dir.path, kept ?? ''))).toEqual(['current']);
+  });
+
+  it('asks nothing with --yes, nor where there is no database to replace, nor of a file that is no backup', async () => {
+    const env = { DATABASE_URL: '', DATABASE_PATH: database, SESSION_SECRET: '' };
+    const backup = path.join(dir.path, 'backup.db');
+    serversDatabase(backup, 'backed-up');
+    const onNewMachine = serverCommandInTerminal('db-restore.ts', [backup], env);
+    expect(await onNewMachine.closed).toBe(0);
+    expect(onNewMachine.output()).not.toContain('[y/N]');
+    expect(tenantsIn(database)).toEqual(['backed-up']);
+
+    fs.writeFileSync(path.join(dir.path, 'notes.txt'), 'not a database\n');
+    const noBackup = serverCommandInTerminal('db-restore.ts', [path.join(dir.path, 'notes.txt')], env);
+    expect(await noBackup.closed).toBe(1);
+    expect(noBackup.output()).toContain('does not begin with the SQLite header');
+    expect(noBackup.output()).not.toContain('[y/N]');
+
+    serversDatabase(path.join(dir.path, 'second.db'), 'second');
+    const yes = serverCommandInTerminal('db-restore.ts', [path.join(dir.path, 'second.db'), '--yes'], env);
+    expect(await yes.closed).toBe(0);
+    expect(yes.output()).not.toContain('[y/N]');
+    expect(tenantsIn(database)).toEqual(['second']);
   });
 });
 

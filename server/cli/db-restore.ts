@@ -1,33 +1,30 @@
 /**
- * `npm run db:restore -- <backup file>`: puts a backup made by db:backup in place of the SQLite database at
- * DATABASE_PATH (else ./data/app.db), the server stopped, keeping the database as it was beside it. On PostgreSQL
- * (DATABASE_URL set) a restore is pg_restore's (docs/operators/scaling.md).
+ * `npm run db:restore -- <backup file> [--yes]`: puts a backup made by db:backup in place of the SQLite database at
+ * DATABASE_PATH (else ./data/app.db), the server stopped, keeping the database as it was beside it. On a terminal it
+ * asks first. On PostgreSQL (DATABASE_URL set) a restore is pg_restore's (docs/operators/scaling.md).
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { SESSION_SECRET_FILE } from '../config/session-secret';
 import { databasePathFromEnv } from '../env-config';
 import { RELEASE_SCHEMA_VERSION } from '../storage/migrations';
 import { restoreSqlite, RestoreRefused, type SqliteRestore } from '../storage/sqlite-restore';
+import { assertLooksLikeBackup } from '../storage/sqlite-restore-check';
+import { confirmRemoval } from './confirm-removal';
+import { fileArgument, refuseArguments } from './file-argument';
 import { runCommand } from './run-command';
 import { commandLine } from '../process/operator-commands';
 
-export const DB_RESTORE_USAGE = `usage: ${commandLine('db:restore', '<backup file>')}`;
+export const DB_RESTORE_USAGE = `usage: ${commandLine('db:restore', '<backup file> [--yes]')}`;
 
 async function main(args: readonly string[]): Promise<number> {
-  const [backup] = args;
-  const option = args.find((arg) => arg.startsWith('--'));
-  const problem =
-    option !== undefined
-      ? `Unknown option ${option}.`
-      : backup === undefined
-        ? 'Name the backup file to restore.'
-        : args.length > 1
-          ? `Give one backup file, not ${args.length}: ${args.map((arg) => `"${arg}"`).join(', ')}.`
-          : null;
-  if (problem !== null || backup === undefined) {
-    process.stderr.write(`${problem ? `${problem}\n` : ''}${DB_RESTORE_USAGE}\n`);
-    return 2;
-  }
+  const words = fileArgument(args, {
+    flags: ['--yes'],
+    missing: 'Name the backup file to restore.',
+    what: 'backup file',
+  });
+  if ('problem' in words) return refuseArguments(words.problem, DB_RESTORE_USAGE);
+  const backup = words.file;
   if (process.env.DATABASE_URL?.trim()) {
     process.stderr.write(
       'DATABASE_URL is set: the data is in PostgreSQL, restored with pg_restore (docs/operators/scaling.md).\n',
@@ -37,6 +34,10 @@ async function main(args: readonly string[]): Promise<number> {
   const database = databasePathFromEnv(process.env);
   try {
     const besideDatabase = { [SESSION_SECRET_FILE]: 'the server reads as its cookie secret' };
+    if (!(await confirmReplacing(backup, database, words.flags.has('--yes')))) {
+      process.stderr.write('Not restored: the answer was not yes. Nothing was changed.\n');
+      return 1;
+    }
     const restored = await restoreSqlite(backup, database, { besideDatabase });
     process.stdout.write(restoredMessage(path.resolve(backup), restored));
     return 0;
@@ -51,8 +52,32 @@ runCommand(
   'db:restore',
   () => main(process.argv.slice(2)),
   'Puts a backup made by db:backup in place of the SQLite database, the server stopped; the database as it was is ' +
-    `kept beside it.\n${DB_RESTORE_USAGE}`,
+    `kept beside it. On a terminal it asks first (--yes: it does not).\n${DB_RESTORE_USAGE}`,
+  [],
+  ['--yes'],
 );
+
+/**
+ * On a terminal, a restore over a database says what it replaces and where it keeps it, and asks: the database's
+ * newer data is then out of the server's reach, found again only by an operator who knows of the kept file. `--yes`,
+ * or no terminal (a script, a container's one-off run: docs/operators/deploy.md), restores without asking, as before
+ * the question was asked. Nothing to replace (a new machine), or a file that is no backup at all (refused at once,
+ * not after a yes), is not asked about.
+ */
+async function confirmReplacing(backup: string, database: string, yes: boolean): Promise<boolean> {
+  if (yes || !process.stdin.isTTY) return true;
+  if (!fs.statSync(database, { throwIfNoEntry: false })?.isFile()) return true;
+  const from = path.resolve(backup);
+  assertLooksLikeBackup(from);
+  // The database itself named as the backup: restoreSqlite refuses it, asking nothing.
+  const target = fs.realpathSync(database);
+  if (fs.realpathSync(from) === target) return true;
+  process.stderr.write(
+    `This replaces SQLite ${target} with the backup ${from}. The database as it is now is kept beside it, as ` +
+      `${target}.before-restore-<date and time>.\n`,
+  );
+  return (await confirmRemoval('Restore the backup?', false)) === 'confirmed';
+}
 
 function restoredMessage(backup: string, restored: SqliteRestore): string {
   const lines = [
