@@ -13,6 +13,7 @@ import { SESSION_SECRET_FILE } from '../config/session-secret';
 import { postgresSettingsFromEnv } from '../config/postgres-settings';
 import { StoredRecordSource } from '../resources/stored-record-source';
 import { assertUnusedTarget, copySqliteToPostgres, COPIED_TABLES } from '../storage/copy-to-postgres';
+import { sqliteFileName } from '../storage/database-name';
 import { describeStorage } from '../storage/open-storage';
 import { PostgresEngine } from '../storage/postgres-engine';
 import { backupSqlite } from '../storage/sqlite-backup';
@@ -107,7 +108,7 @@ function openSnapshot(snapshot: string, from: string): SqliteEngine {
   try {
     return SqliteEngine.open(snapshot);
   } catch (error) {
-    if (error instanceof SchemaTooNewError) throw error.naming(path.resolve(from));
+    if (error instanceof SchemaTooNewError) throw error.naming(sqliteFileName(from));
     throw error;
   }
 }

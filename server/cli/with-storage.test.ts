@@ -105,7 +105,7 @@ describe('a command pointed at a database of an older release', () => {
     const run = await runServerCommand(script, args, { DATABASE_PATH: file }, 'ada-password-1234\n');
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(
-      `The database ${file} is at schema version ${OLDER}, older than this release's (${RELEASE_SCHEMA_VERSION}).`,
+      `SQLite ${file} is at schema version ${OLDER}, older than this release's (${RELEASE_SCHEMA_VERSION}).`,
     );
     expect(run.stderr).toContain("start this release's server on it (docs/operators/upgrade.md)");
     expect(run.stderr).toContain('npm run db:backup');

@@ -66,7 +66,7 @@ describe('a database file the user may not open', () => {
     expect(run).toEqual({
       code: 1,
       stderr:
-        `user:list failed: The database ${file} cannot be read and written by this user (uid ${uid}): it belongs to ` +
+        `user:list failed: SQLite ${file} cannot be read and written by this user (uid ${uid}): it belongs to ` +
         `uid ${owner} with mode ${mode}. A restored or copied file keeps the owner of whoever copied it: give it to ` +
         `the server's user (chown ${uid} ${file}), or run as the user it belongs to. Nothing was written to it.`,
     });

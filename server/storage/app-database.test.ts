@@ -95,7 +95,7 @@ describe('AppDatabase', () => {
     fs.chmodSync(file, 0o644);
     const before = fs.readFileSync(file);
     expect(() => AppDatabase.open(file)).toThrow(
-      `The database ${file} holds tables this server does not make (invoices) and none of its own: it belongs to ` +
+      `SQLite ${file} holds tables this server does not make (invoices) and none of its own: it belongs to ` +
         'something else. Nothing was written to it. Point DATABASE_PATH at a file of its own (a new path); the ' +
         'server creates its tables there.',
     );
@@ -119,7 +119,7 @@ describe('AppDatabase', () => {
     const file = path.join(dir.path, 'app.db');
     fs.writeFileSync(file, fs.readFileSync(whole).subarray(0, Math.floor(fs.statSync(whole).size / 2)));
     expect(() => AppDatabase.open(file)).toThrow(
-      `The database ${file} is damaged (SQLite: database disk image is malformed). Keep it as it is, with the -wal ` +
+      `SQLite ${file} is damaged (SQLite: database disk image is malformed). Keep it as it is, with the -wal ` +
         'file beside it if there is one, and restore the last backup (docs/operators/README.md#backup-and-restore).',
     );
   });
@@ -132,7 +132,7 @@ describe('AppDatabase', () => {
     raw.close();
     expect(() => AppDatabase.open(file)).toThrow(SchemaTooNewError);
     expect(() => AppDatabase.open(file)).toThrow(
-      `The database ${path.resolve(file)} is at schema version 999, newer than this server knows ` +
+      `SQLite ${path.resolve(file)} is at schema version 999, newer than this server knows ` +
         `(${MIGRATIONS.at(-1)?.version}). Nothing was written to it. Run a newer server,`,
     );
   });
@@ -187,7 +187,7 @@ describe('AppDatabase', () => {
     const bytes = fs.readFileSync(copy);
     // Opened, it became a new, empty installation: the demo made a new admin password, an application started empty.
     expect(() => AppDatabase.open(copy)).toThrow(
-      `The database ${copy} holds no tables, yet says it is in WAL mode and has no -wal file beside it: it looks ` +
+      `SQLite ${copy} holds no tables, yet says it is in WAL mode and has no -wal file beside it: it looks ` +
         "like a copy of a server's file taken while the server ran (with cp), without the -wal file that held its " +
         'data. Nothing was written to it.',
     );

@@ -80,7 +80,7 @@ export class AppDatabase {
       }
       if (existed && typeof code === 'string' && code.startsWith('SQLITE_CORRUPT')) {
         throw new Error(
-          `The database ${resolved} is damaged (SQLite: ${(error as Error).message}). Keep it as it is, with the -wal ` +
+          `SQLite ${resolved} is damaged (SQLite: ${(error as Error).message}). Keep it as it is, with the -wal ` +
             'file beside it if there is one, and restore the last backup (docs/operators/README.md#backup-and-restore).',
         );
       }
@@ -185,7 +185,7 @@ function assertNotCopiedWithoutLog(db: BetterSqlite3.Database, file: string): vo
   const tables = db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table'").pluck().get();
   if (Number(tables) > 0) return;
   throw new Error(
-    `The database ${file} holds no tables, yet says it is in WAL mode and has no -wal file beside it: it looks like ` +
+    `SQLite ${file} holds no tables, yet says it is in WAL mode and has no -wal file beside it: it looks like ` +
       "a copy of a server's file taken while the server ran (with cp), without the -wal file that held its data. " +
       'Nothing was written to it. Restore a backup made by db:backup instead (docs/operators/README.md#backup-and-restore), ' +
       'or delete the file to start a new installation there.',
@@ -217,7 +217,7 @@ function notOpenable(error: unknown, file: string): unknown {
   if (!mayReadAndWrite(file)) {
     const mode = (stat.mode & 0o777).toString(8).padStart(4, '0');
     return new Error(
-      `The database ${file} cannot be read and written by ${user}: it belongs to uid ${stat.uid} with mode ${mode}. ` +
+      `SQLite ${file} cannot be read and written by ${user}: it belongs to uid ${stat.uid} with mode ${mode}. ` +
         "A restored or copied file keeps the owner of whoever copied it: give it to the server's user " +
         `(chown ${uid} ${file}), or run as the user it belongs to. Nothing was written to it.`,
     );

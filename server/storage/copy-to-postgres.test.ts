@@ -371,7 +371,7 @@ describeWithPostgres()('npm run db:copy (SQLite to PostgreSQL)', () => {
       const refused = await copy(['--from', file, '--to', target.url]);
       expect(refused.code).toBe(1);
       expect(refused.stderr).toContain(
-        `The database ${file} is at schema version 999, newer than this server knows ` +
+        `SQLite ${file} is at schema version 999, newer than this server knows ` +
           `(${MIGRATIONS.at(-1)!.version}). Nothing was written to it.`,
       );
       expect(refused.stderr).not.toContain('slots-db-copy-');

@@ -3,8 +3,8 @@ import { sqliteDatabaseName } from './database-name';
 import type { Migration } from './migrations';
 
 /**
- * A database migrated by a newer release, refused before anything is written. The message names the database (the
- * file, or PostgreSQL's database, host and port, never the password): an operator going back after an upgrade reads
+ * A database migrated by a newer release, refused before anything is written. The message names the database as
+ * database-name.ts does (`SQLite /data/app.db`, `PostgreSQL "slots" on db:5432`, never the password): an operator going back after an upgrade reads
  * it in a supervisor's log, where which file or server was meant is not otherwise said.
  */
 export class SchemaTooNewError extends Error {
@@ -15,7 +15,7 @@ export class SchemaTooNewError extends Error {
     readonly elsewhere = 'point DATABASE_PATH at another file',
   ) {
     super(
-      `The database ${database} is at schema version ${found}, newer than this server knows (${known}). ` +
+      `${database} is at schema version ${found}, newer than this server knows (${known}). ` +
         'Nothing was written to it. ' +
         `Run a newer server, restore the backup taken before the upgrade to go back, or ${elsewhere}.`,
     );
@@ -37,7 +37,7 @@ export class SchemaTooNewError extends Error {
 export class SchemaStepMismatchError extends Error {
   constructor(database: string, version: number, recorded: string, ours: string | undefined) {
     super(
-      `The database ${database} records schema step ${version} as "${recorded}", but this server's step ${version} ` +
+      `${database} records schema step ${version} as "${recorded}", but this server's step ${version} ` +
         `is ${ours === undefined ? 'none' : `"${ours}"`}: the database was made by a release whose schema steps are ` +
         "not this server's. Nothing was written to it. Run the server release that made this database, or restore " +
         'a backup made before it.',
@@ -81,7 +81,7 @@ export class ForeignDatabaseError extends Error {
   constructor(database: string, tables: readonly string[], elsewhere: string) {
     const named = tables.slice(0, 5).join(', ') + (tables.length > 5 ? ` and ${tables.length - 5} more` : '');
     super(
-      `The database ${database} holds tables this server does not make (${named}) and none of its own: it belongs ` +
+      `${database} holds tables this server does not make (${named}) and none of its own: it belongs ` +
         `to something else. Nothing was written to it. ${elsewhere}; the server creates its tables there.`,
     );
     this.name = 'ForeignDatabaseError';
@@ -95,7 +95,11 @@ export function assertOwnSqliteDatabase(db: BetterSqlite3.Database): void {
     .pluck()
     .all() as string[];
   if (tables.length > 0 && !tables.includes('schema_version')) {
-    throw new ForeignDatabaseError(db.name, tables, 'Point DATABASE_PATH at a file of its own (a new path)');
+    throw new ForeignDatabaseError(
+      sqliteDatabaseName(db),
+      tables,
+      'Point DATABASE_PATH at a file of its own (a new path)',
+    );
   }
 }
 
@@ -116,7 +120,8 @@ export function assertMigratable(db: BetterSqlite3.Database, migrations: readonl
   if (!hasTable) return;
   const recorded = db.prepare('SELECT version, name FROM schema_version ORDER BY version').all() as RecordedStep[];
   const foreign = firstForeignStep(recorded, migrations);
-  if (foreign) throw new SchemaStepMismatchError(db.name, foreign.version, foreign.recorded, foreign.ours);
+  if (foreign)
+    throw new SchemaStepMismatchError(sqliteDatabaseName(db), foreign.version, foreign.recorded, foreign.ours);
   const found = recorded.at(-1)?.version ?? 0;
   if (found > known) throw new SchemaTooNewError(sqliteDatabaseName(db), found, known);
 }

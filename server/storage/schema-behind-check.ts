@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
+import { sqliteFileName } from './database-name';
 import { RELEASE_SCHEMA_VERSION } from './migrations';
 import type { StorageSettings } from './open-storage';
 
@@ -27,7 +28,7 @@ export class SchemaBehindError extends Error {
     engine: StorageSettings['kind'],
   ) {
     super(
-      `The database ${where} is at schema version ${found}, older than this release's (${release}). ` +
+      `${where} is at schema version ${found}, older than this release's (${release}). ` +
         "The operators' commands do not upgrade a database: a server of the release that made it may still run on " +
         `it, and would not start again. Nothing was changed. To upgrade, back it up (${BACKUP_COMMAND[engine]}) and ` +
         "start this release's server on it (docs/operators/upgrade.md), then run the command again; until then, use " +
@@ -48,7 +49,10 @@ export async function assertSchemaNotBehind(settings: StorageSettings, where: st
   // follows, whose messages say what is wrong and where (ForeignDatabaseError, "Could not connect to PostgreSQL at").
   const found = await recordedSchemaVersion(settings).catch(() => undefined);
   if (found !== undefined && found < RELEASE_SCHEMA_VERSION) {
-    throw new SchemaBehindError(found, RELEASE_SCHEMA_VERSION, where, settings.kind);
+    // The commands name a SQLite database by its path alone in their own lines; a refusal names it as every refusal
+    // and log line does (database-name.ts).
+    const database = settings.kind === 'sqlite' ? sqliteFileName(settings.path) : where;
+    throw new SchemaBehindError(found, RELEASE_SCHEMA_VERSION, database, settings.kind);
   }
 }
 

@@ -30,7 +30,7 @@ export class SqliteEngine implements StorageEngine {
   private readonly ensuredIndexes = new Set<string>();
 
   constructor(readonly file: AppDatabase) {
-    this.displayName = `SQLite ${sqliteDatabaseName(file.db)}`;
+    this.displayName = sqliteDatabaseName(file.db);
     this.db = new Kysely<AppSchema>({ dialect: new SqliteDialect({ database: file.db }) });
   }
 

@@ -599,7 +599,7 @@ for (const engineUnderTest of ENGINES) {
         const foreign = await engineUnderTest.freshDatabase();
         await engineUnderTest.execute(foreign, 'CREATE TABLE invoices (id INTEGER); CREATE TABLE users (id INTEGER)');
         expect(await messageOfRejection(openMigratedStorage(foreign))).toMatch(
-          /^The database .+ holds tables this server does not make \(invoices, users\) and none of its own: it belongs to something else\. Nothing was written to it\. Point DATABASE_(PATH|URL) at /,
+          /^(SQLite|PostgreSQL) .+ holds tables this server does not make \(invoices, users\) and none of its own: it belongs to something else\. Nothing was written to it\. Point DATABASE_(PATH|URL) at /,
         );
         expect(await engineUnderTest.tablesIn(foreign)).toEqual(['invoices', 'users']);
       });
@@ -646,7 +646,7 @@ for (const engineUnderTest of ENGINES) {
         const before = { tables: await engineUnderTest.tablesIn(branch), steps: await recordedSteps(branch) };
 
         const refusal = await messageOfRejection(openMigratedStorage(branch));
-        expect(refusal).toMatch(/^The database .+ records schema step 4 as /);
+        expect(refusal).toMatch(/^(SQLite|PostgreSQL) .+ records schema step 4 as /);
         expect(refusal).toContain(
           'records schema step 4 as "deleted records kept for restoring, and the word index of records", but this ' +
             'server\'s step 4 is "slot load statistics per remote release, location and component": the database ' +
@@ -737,7 +737,7 @@ for (const engineUnderTest of ENGINES) {
         await expect(attempt).rejects.toThrow(SchemaTooNewError);
         const database =
           settings.kind === 'sqlite'
-            ? path.resolve(settings.path)
+            ? `SQLite ${path.resolve(settings.path)}`
             : (() => {
                 const url = new URL(settings.url);
                 return `PostgreSQL "${url.pathname.slice(1)}" on ${url.hostname}:${url.port}`;
@@ -752,7 +752,7 @@ for (const engineUnderTest of ENGINES) {
           (error: Error) => error,
         );
         expect(refused.message).toBe(
-          `The database ${database} is at schema version 999, newer than this server knows (${known}). Nothing was ` +
+          `${database} is at schema version 999, newer than this server knows (${known}). Nothing was ` +
             'written to it. Run a newer server, restore the backup taken before the upgrade to go back, or point ' +
             (settings.kind === 'sqlite' ? 'DATABASE_PATH at another file.' : 'DATABASE_URL at another database.'),
         );

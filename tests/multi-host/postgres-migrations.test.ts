@@ -62,7 +62,7 @@ describePostgres('migrations on a shared PostgreSQL', () => {
     await expect(start).rejects.toThrow(/the process exited \(code [1-9]/);
     await expect(start).rejects.toThrow(
       new RegExp(
-        `The database PostgreSQL "[^"]+" on [^ ]+:\\d+ is at schema version ${future}, newer than this server knows ` +
+        `PostgreSQL "[^"]+" on [^ ]+:\\d+ is at schema version ${future}, newer than this server knows ` +
           `\\(${future - 1}\\)\\. Nothing was written to it\\.`,
       ),
     );
