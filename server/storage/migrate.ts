@@ -4,8 +4,9 @@ import type { Migration } from './migrations';
 
 /**
  * A database migrated by a newer release, refused before anything is written. The message names the database as
- * database-name.ts does (`SQLite /data/app.db`, `PostgreSQL "slots" on db:5432`, never the password): an operator going back after an upgrade reads
- * it in a supervisor's log, where which file or server was meant is not otherwise said.
+ * database-name.ts does (`SQLite /data/app.db`, `PostgreSQL "slots" on db:5432`, never the password): an operator
+ * going back after an upgrade reads it in a supervisor's log, where which file or server was meant is not otherwise
+ * said.
  */
 export class SchemaTooNewError extends Error {
   constructor(
@@ -120,8 +121,9 @@ export function assertMigratable(db: BetterSqlite3.Database, migrations: readonl
   if (!hasTable) return;
   const recorded = db.prepare('SELECT version, name FROM schema_version ORDER BY version').all() as RecordedStep[];
   const foreign = firstForeignStep(recorded, migrations);
-  if (foreign)
+  if (foreign) {
     throw new SchemaStepMismatchError(sqliteDatabaseName(db), foreign.version, foreign.recorded, foreign.ours);
+  }
   const found = recorded.at(-1)?.version ?? 0;
   if (found > known) throw new SchemaTooNewError(sqliteDatabaseName(db), found, known);
 }
