@@ -44,6 +44,14 @@ export class ReferredRecordError extends Error {
 }
 
 /**
+ * A deleted record as the server sees it: the wire's entry and the account that deleted it (null for none, or for
+ * one deleted before schema step 18). Never sent: who deleted a record only decides how a resent DELETE answers.
+ */
+export interface DeletedRecordWithDeleter extends DeletedRecordEntry {
+  deletedBy: number | null;
+}
+
+/**
  * Where the records of every resource live, always scoped by tenant. The references a write is given and the
  * relations a delete is given are checked in the write's own transaction: a save pointing a record at another and
  * the delete of that other, at the same moment on any hosts, never both land.
@@ -102,14 +110,15 @@ export interface RecordSource {
     references?: readonly RecordReference[],
   ): Promise<ResourceRecord | undefined>;
   /**
-   * Moves a record to the deleted ones, restorable for RECORD_RESTORE_WINDOW_MS; undefined when there is none.
-   * Throws ReferredRecordError, deleting nothing, when a record of `referrers` holds its id.
+   * Moves a record to the deleted ones, restorable for RECORD_RESTORE_WINDOW_MS, noting `deletedBy` (the account, or
+   * null/absent for none); undefined when there is none. Throws ReferredRecordError, deleting nothing, when a record
+   * of `referrers` holds its id.
    */
   delete(
     tenant: string,
     resource: string,
     id: number,
-    options?: { referrers?: readonly ReferringRelation[]; now?: number },
+    options?: { referrers?: readonly ReferringRelation[]; now?: number; deletedBy?: number | null },
   ): Promise<ResourceRecord | undefined>;
   /**
    * Brings a record deleted within RECORD_RESTORE_WINDOW_MS back, with its id; undefined when there is none. Throws
@@ -131,13 +140,16 @@ export interface RecordSource {
     resource: string,
     options: { limit: number; before?: { deletedAt: number; id: number }; now?: number },
   ): Promise<DeletedRecordEntry[]>;
-  /** The record `restore` would bring back (deleted within RECORD_RESTORE_WINDOW_MS of `now`); undefined for none. */
+  /**
+   * The record `restore` would bring back (deleted within RECORD_RESTORE_WINDOW_MS of `now`), with who deleted it;
+   * undefined for none.
+   */
   getDeleted(
     tenant: string,
     resource: string,
     id: number,
     options?: { now?: number },
-  ): Promise<DeletedRecordEntry | undefined>;
+  ): Promise<DeletedRecordWithDeleter | undefined>;
   /**
    * How many records the list of `query` holds (its search, ignoring the cursor): exact up to `bound`, `bound + 1`
    * for any more. Reads at most `bound + 1` index entries, whatever the size of the table.

@@ -6,19 +6,23 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import type request from 'supertest';
 import {
   UNCHANGED_FIELDS_KEY,
+  type BulkRecordPayload,
   type ErrorBody,
   type RecordListPayload,
+  type RecordDeletedPayload,
   type RecordPayload,
   type ResourceRecord,
 } from '../../shared';
 import { describeWithPostgres, usePostgresDatabases } from '../../testing/server/postgres-server';
 import {
+  addUser,
   closeTwoHosts,
   createDemoApp,
   createTwoHosts,
   signedInAgent,
   type DemoTestApp,
 } from '../../testing/server/test-app';
+import { RESENT_DELETE_WINDOW_MS } from './resources-router';
 import { UNCHANGED_FIELDS_MESSAGES } from './unchanged-fields';
 import { FIELD_MESSAGES } from './validate-record-update';
 
@@ -307,12 +311,65 @@ function recordCases(twoHosts: () => Promise<[DemoTestApp, DemoTestApp]>): void 
     expect(((await agent.get(url(article.id))).body as RecordPayload).record).toEqual(article);
   });
 
-  it('answers the delete of a record deleted already with where to restore it', async () => {
-    expect((await agent.delete(url(article.id))).status).toBe(200);
-    const again = await agent.delete(url(article.id));
-    expect(again.status).toBe(404);
-    const { error } = again.body as ErrorBody;
+  /** A record of the demo tenant's articles nothing refers to, made for the case. */
+  const newArticle = async (): Promise<ResourceRecord> =>
+    (
+      (await agent.post('/api/resources/articles/records').send({ title: 'Resent', label: 'resent' }).expect(201))
+        .body as RecordPayload
+    ).record;
+
+  /** The 404 of a record deleted already: it says so, with where to restore it. */
+  const expectDeletedAlready = (response: request.Response, id: number): void => {
+    expect(response.status).toBe(404);
+    const { error } = response.body as ErrorBody;
     expect(error.message).toContain('was deleted');
-    expect(error.deletedRecord).toMatchObject({ resource: 'articles', id: article.id });
+    expect(error.deletedRecord).toMatchObject({ resource: 'articles', id });
+  };
+
+  it('answers a DELETE sent again by the account that deleted the record, through any host, as the first time', async () => {
+    const record = await newArticle();
+    const first = await agent.delete(url(record.id));
+    expect(first.status).toBe(200);
+    expect((first.body as RecordDeletedPayload).deleted).toEqual(record);
+    // Its answer lost, the client sends it again; a balancer takes it to the other host.
+    const again = await (await signedInAgent(hosts[1].app)).delete(url(record.id));
+    expect([again.status, again.body]).toEqual([200, first.body]);
+    expect((await agent.delete(url(record.id))).body).toEqual(first.body);
+    // Deleted once: restored once, and then there.
+    expect((await agent.post(`${url(record.id)}/restore`)).status).toBe(200);
+    expect(((await agent.get(url(record.id)).expect(200)).body as RecordPayload).record).toEqual(record);
+  });
+
+  it('answers the delete of a record another account deleted with where to restore it', async () => {
+    const record = await newArticle();
+    await addUser(hosts[0].app, 'colleague', 'correct horse battery', ['acme']);
+    const colleague = await signedInAgent(hosts[1].app, 'colleague', 'correct horse battery');
+    expect((await colleague.delete(url(record.id))).status).toBe(200);
+    expectDeletedAlready(await agent.delete(url(record.id)), record.id);
+    // And a bulk delete, record by record, as that route would answer.
+    const bulk = await agent.post('/api/resources/articles/records/bulk').send({ action: 'delete', ids: [record.id] });
+    expect((bulk.body as BulkRecordPayload).results).toMatchObject([
+      { id: record.id, ok: false, error: { code: 'not_found', deletedRecord: { id: record.id } } },
+    ]);
+  });
+
+  it('answers 404 to its own DELETE of a record it deleted over a minute ago', async () => {
+    const record = await newArticle();
+    const admin = await hosts[0].app.users.findByUsername('admin');
+    const deletedAt = Date.now() - RESENT_DELETE_WINDOW_MS - 1000;
+    expect(
+      await hosts[0].app.records.delete('acme', 'articles', record.id, { now: deletedAt, deletedBy: admin!.id }),
+    ).toEqual(record);
+    expectDeletedAlready(await agent.delete(url(record.id)), record.id);
+  });
+
+  it('answers a bulk delete sent again as the first time, every record deleted once', async () => {
+    const records = [await newArticle(), await newArticle()];
+    const ids = records.map((record) => record.id);
+    const send = () => agent.post('/api/resources/articles/records/bulk').send({ action: 'delete', ids });
+    const first = (await send().expect(200)).body as BulkRecordPayload;
+    const again = (await send().expect(200)).body as BulkRecordPayload;
+    expect(again.results).toEqual(first.results);
+    expect(again.results.map((result) => result.ok)).toEqual([true, true]);
   });
 }

@@ -46,7 +46,12 @@ import { missingReferencesRefusal, missingRelatedRecords, relatedReferences } fr
 import { RECORD_CSV_BOM, RECORD_CSV_FORMAT, writeRecordsCsv } from './record-csv';
 import { encodeRecordCursor } from './record-list-cursor';
 import type { RecordPage } from '../storage/record-page-query';
-import { MissingReferencesError, ReferredRecordError, type RecordSource } from './record-source';
+import {
+  MissingReferencesError,
+  ReferredRecordError,
+  type DeletedRecordWithDeleter,
+  type RecordSource,
+} from './record-source';
 import type { RegisteredResource } from './registered-resource';
 import type { ResourceRegistry } from './resource-registry';
 import { assertUnchanged, takeUnchangedFields, type UnchangedFields } from './unchanged-fields';
@@ -58,6 +63,13 @@ export interface ResourcesRouterOptions {
   tenants: TenantStore;
   bodyLimitBytes: number;
 }
+
+/**
+ * How long after deleting a record the same account's DELETE of it answers as the first time (200, the same body)
+ * rather than 404: a client resending it after a lost answer does so within seconds, while one met later (another
+ * tab left open, the deleted record found again) is told it was deleted, and where to restore it.
+ */
+export const RESENT_DELETE_WINDOW_MS = 60_000;
 
 export const RESOURCE_MESSAGES = {
   unknownResource: (name: string) => `There is no resource "${name}".`,
@@ -154,8 +166,23 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
     resource: RegisteredResource,
     id: number,
     asked: 'read' | 'save',
-  ): Promise<HttpError> => {
-    const deleted = resource.definition.canDelete ? await records.getDeleted(tenant, resource.name, id) : undefined;
+  ): Promise<HttpError> => missingRecordError(resource, id, asked, await deletedRecord(tenant, resource, id));
+
+  /** The record `id` deleted within the window, when the resource's records can be deleted at all. */
+  const deletedRecord = async (
+    tenant: string,
+    resource: RegisteredResource,
+    id: number,
+  ): Promise<DeletedRecordWithDeleter | undefined> =>
+    resource.definition.canDelete ? await records.getDeleted(tenant, resource.name, id) : undefined;
+
+  /** missingRecord's 404, given what deletedRecord found. */
+  const missingRecordError = (
+    resource: RegisteredResource,
+    id: number,
+    asked: 'read' | 'save',
+    deleted: DeletedRecordWithDeleter | undefined,
+  ): HttpError => {
     if (!deleted) return HttpError.notFound(RESOURCE_MESSAGES.unknownRecord(resource.name, String(id)));
     const say = asked === 'read' ? RECORD_DELETE_MESSAGES.deleted : RECORD_DELETE_MESSAGES.deletedMeanwhile;
     const { recordLabel = 'record' } = resource.definition;
@@ -172,20 +199,40 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
     throw error instanceof MissingReferencesError ? missingReferencesRefusal(resources, error) : error;
   };
 
-  /** A delete, refused while records refer to the record; what DELETE answers. */
+  /**
+   * The answer to a DELETE of a record that is gone: the first answer again when `deletedBy` deleted it at most
+   * RESENT_DELETE_WINDOW_MS ago (its client sending the DELETE again after losing that answer, through any host), else
+   * the 404 that says it was deleted, with where to restore it (another tab, another account, a bulk delete).
+   */
+  const alreadyDeleted = async (
+    tenant: string,
+    resource: RegisteredResource,
+    id: number,
+    deletedBy: number | null,
+  ): Promise<RecordDeletedPayload> => {
+    const deleted = await deletedRecord(tenant, resource, id);
+    if (deleted && deletedBy !== null && deleted.deletedBy === deletedBy) {
+      if (Date.now() - deleted.deletedAt <= RESENT_DELETE_WINDOW_MS) {
+        return { deleted: deleted.record, restorableUntil: deleted.restorableUntil };
+      }
+    }
+    throw missingRecordError(resource, id, 'read', deleted);
+  };
+
+  /** A delete by `deletedBy` (null: no account), refused while records refer to the record; what DELETE answers. */
   const deleteRecord = async (
     tenant: string,
     resource: RegisteredResource,
     id: number,
+    deletedBy: number | null,
   ): Promise<RecordDeletedPayload> => {
     const record = await records.get(tenant, resource.name, id);
-    // Deleted already (another tab, a bulk delete): said so, with where to restore it.
-    if (!record) throw await missingRecord(tenant, resource, id, 'read');
+    if (!record) return alreadyDeleted(tenant, resource, id, deletedBy);
     await assertNotReferred(resources, records, tenant, resource.name, record);
     const deletedAt = Date.now();
     const referrers = resources.referrersOf(resource.name);
     const deleted = await records
-      .delete(tenant, resource.name, id, { referrers, now: deletedAt })
+      .delete(tenant, resource.name, id, { referrers, now: deletedAt, deletedBy })
       .catch(async (error: unknown) => {
         if (!(error instanceof ReferredRecordError)) throw error;
         // A record was pointed at this one after the check above: refused as that check refuses.
@@ -195,7 +242,8 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
           RECORD_DELETE_MESSAGES.referred(record.title || `#${record.id}`, ['a record'], 1),
         );
       });
-    if (!deleted) throw await missingRecord(tenant, resource, id, 'read');
+    // Deleted meanwhile, by this account's other request, say.
+    if (!deleted) return alreadyDeleted(tenant, resource, id, deletedBy);
     return { deleted, restorableUntil: deletedAt + RECORD_RESTORE_WINDOW_MS };
   };
 
@@ -396,7 +444,9 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
         let payload: BulkRecordPayload;
         if (bulk.action === 'delete') {
           payload = {
-            results: await runBulk(ids, async (id) => ({ record: (await deleteRecord(tenant, resource, id)).deleted })),
+            results: await runBulk(ids, async (id) => ({
+              record: (await deleteRecord(tenant, resource, id, req.user?.id ?? null)).deleted,
+            })),
             restorableUntil: Date.now() + RECORD_RESTORE_WINDOW_MS,
           };
         } else if (bulk.action === 'restore') {
@@ -496,7 +546,7 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
         const resource = resourceOf(req);
         const id = recordIdOf(req, resource);
         const tenant = (await currentTenant(req, tenants)).current.id;
-        const payload = await deleteRecord(tenant, resource, id);
+        const payload = await deleteRecord(tenant, resource, id, req.user?.id ?? null);
         res.json(payload);
       },
     },

@@ -19,6 +19,7 @@ import {
   MissingReferencesError,
   ReferredRecordError,
   type CreationKey,
+  type DeletedRecordWithDeleter,
   type KeyedCreation,
   type RecordReference,
   type RecordSource,
@@ -167,7 +168,11 @@ export class StoredRecordSource implements RecordSource {
     tenant: string,
     resource: string,
     id: number,
-    { referrers = [], now = Date.now() }: { referrers?: readonly ReferringRelation[]; now?: number } = {},
+    {
+      referrers = [],
+      now = Date.now(),
+      deletedBy = null,
+    }: { referrers?: readonly ReferringRelation[]; now?: number; deletedBy?: number | null } = {},
   ): Promise<ResourceRecord | undefined> {
     const deleted = await this.engine.db.transaction().execute(async (trx) => {
       const row = await this.locked(
@@ -198,7 +203,7 @@ export class StoredRecordSource implements RecordSource {
         .execute();
       await trx
         .insertInto('deleted_records')
-        .values({ ...row, deleted_at: now })
+        .values({ ...row, deleted_at: now, deleted_by: deletedBy })
         .execute();
       await this.words.remove(trx, id);
       await trx.deleteFrom('records').where('id', '=', id).execute();
@@ -230,7 +235,7 @@ export class StoredRecordSource implements RecordSource {
         .executeTakeFirst();
       if (!row) return undefined;
       await this.assertReferencesExist(trx, tenant, referencesOf(toRecord(row)));
-      const { deleted_at: _deletedAt, ...record } = row;
+      const { deleted_at: _deletedAt, deleted_by: _deletedBy, ...record } = row;
       await trx.deleteFrom('deleted_records').where('id', '=', id).execute();
       await trx.insertInto('records').values(record).execute();
       await this.words.write(trx, id, recordWords(tenant, resource, JSON.parse(row.data) as JsonObject));
@@ -261,9 +266,12 @@ export class StoredRecordSource implements RecordSource {
     resource: string,
     id: number,
     { now = Date.now() }: { now?: number } = {},
-  ): Promise<DeletedRecordEntry | undefined> {
-    const row = await this.restorable(tenant, resource, now).where('id', '=', id).executeTakeFirst();
-    return row ? toDeletedEntry(row) : undefined;
+  ): Promise<DeletedRecordWithDeleter | undefined> {
+    const row = await this.restorable(tenant, resource, now)
+      .select('deleted_by')
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row ? { ...toDeletedEntry(row), deletedBy: row.deleted_by } : undefined;
   }
 
   /** The deleted records of the tenant and resource that `restore` can still bring back at `now`. */

@@ -78,6 +78,8 @@ export interface DeletedRecordsTable {
   created_at: number;
   updated_at: number;
   deleted_at: number;
+  /** The account that deleted it; null when deleted before schema step 18, by no account, or by one removed since. */
+  deleted_by: number | null;
 }
 
 /**

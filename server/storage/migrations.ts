@@ -712,6 +712,14 @@ const STEPS: readonly SchemaStep[] = [
       CREATE INDEX record_creations_age ON record_creations (created_at);
     `,
   },
+  {
+    version: 18,
+    name: 'deleted records keep who deleted them',
+    // A DELETE sent again by its client (its first answer lost) finds the record gone: deleted by the same account
+    // moments ago, it answers as the first did (resources-router.ts). NULL: deleted before this step, or by no account;
+    // an account removed since leaves NULL too.
+    sql: `ALTER TABLE deleted_records ADD COLUMN deleted_by INTEGER REFERENCES users(id) ON DELETE SET NULL;`,
+  },
 ];
 
 /** The steps as SQLite runs them (migrate.ts). */
