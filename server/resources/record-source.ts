@@ -44,8 +44,9 @@ export class ReferredRecordError extends Error {
 }
 
 /**
- * A deleted record as the server sees it: the wire's entry and the account that deleted it (null for none, or for
- * one deleted before schema step 18). Never sent: who deleted a record only decides how a resent DELETE answers.
+ * A deleted record as the server sees it: the wire's entry and the account that deleted it (null for none, for one
+ * deleted before schema step 18 or by a host of an earlier release). Never sent: who deleted a record only decides
+ * how a resent DELETE answers.
  */
 export interface DeletedRecordWithDeleter extends DeletedRecordEntry {
   deletedBy: number | null;

@@ -203,8 +203,13 @@ export class StoredRecordSource implements RecordSource {
         .execute();
       await trx
         .insertInto('deleted_records')
-        .values({ ...row, deleted_at: now, deleted_by: deletedBy })
+        .values({ ...row, deleted_at: now })
         .execute();
+      // Beside the deleted row, not in it: a host of an earlier release copies every column of that row back into
+      // records when it restores (migrations.ts, step 18). Goes with the row, whichever host restores or lets it go.
+      if (deletedBy !== null) {
+        await trx.insertInto('deleted_record_deleters').values({ record_id: id, deleted_by: deletedBy }).execute();
+      }
       await this.words.remove(trx, id);
       await trx.deleteFrom('records').where('id', '=', id).execute();
       return row;
@@ -235,7 +240,7 @@ export class StoredRecordSource implements RecordSource {
         .executeTakeFirst();
       if (!row) return undefined;
       await this.assertReferencesExist(trx, tenant, referencesOf(toRecord(row)));
-      const { deleted_at: _deletedAt, deleted_by: _deletedBy, ...record } = row;
+      const { deleted_at: _deletedAt, ...record } = row;
       await trx.deleteFrom('deleted_records').where('id', '=', id).execute();
       await trx.insertInto('records').values(record).execute();
       await this.words.write(trx, id, recordWords(tenant, resource, JSON.parse(row.data) as JsonObject));
@@ -268,8 +273,9 @@ export class StoredRecordSource implements RecordSource {
     { now = Date.now() }: { now?: number } = {},
   ): Promise<DeletedRecordWithDeleter | undefined> {
     const row = await this.restorable(tenant, resource, now)
-      .select('deleted_by')
-      .where('id', '=', id)
+      .leftJoin('deleted_record_deleters', 'deleted_record_deleters.record_id', 'deleted_records.id')
+      .select('deleted_record_deleters.deleted_by')
+      .where('deleted_records.id', '=', id)
       .executeTakeFirst();
     return row ? { ...toDeletedEntry(row), deletedBy: row.deleted_by } : undefined;
   }

@@ -11,6 +11,7 @@ export interface AppSchema {
   user_permissions: UserPermissionsTable;
   records: RecordsTable;
   deleted_records: DeletedRecordsTable;
+  deleted_record_deleters: DeletedRecordDeletersTable;
   record_creations: RecordCreationsTable;
   remote_releases: RemoteReleasesTable;
   remote_rollouts: RemoteRolloutsTable;
@@ -78,8 +79,16 @@ export interface DeletedRecordsTable {
   created_at: number;
   updated_at: number;
   deleted_at: number;
-  /** The account that deleted it; null when deleted before schema step 18, by no account, or by one removed since. */
-  deleted_by: number | null;
+}
+
+/**
+ * The account that deleted a deleted record (schema step 18), gone with the deleted row (restored or let go). None
+ * for a record deleted before that step, by no account, by a host of an earlier release, or by an account removed
+ * since.
+ */
+export interface DeletedRecordDeletersTable {
+  record_id: number;
+  deleted_by: number;
 }
 
 /**

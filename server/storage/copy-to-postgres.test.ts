@@ -46,6 +46,7 @@ const ORDER_KEYS: Record<(typeof COPIED_TABLES)[number], string> = {
   user_permissions: 'user_id, permission',
   records: 'id',
   deleted_records: 'id',
+  deleted_record_deleters: 'record_id',
   remote_releases: 'id',
   remote_rollouts: 'remote',
   remote_rollout_plans: 'remote',
@@ -90,7 +91,8 @@ describeWithPostgres()('npm run db:copy (SQLite to PostgreSQL)', () => {
       // A record deleted (kept restorable with its id) and one deleted for good: neither id may come back.
       const kept = await app.records.insert('acme', 'authors', { title: 'Kept Author' });
       const restorable = await app.records.insert('acme', 'authors', { title: 'Restorable Author' });
-      await app.records.delete('acme', 'authors', restorable.id);
+      const admin = await app.users.findByUsername('admin');
+      await app.records.delete('acme', 'authors', restorable.id, { deletedBy: admin!.id });
       const highest = await app.records.insert('acme', 'authors', { title: 'Highest Author' });
       const file = new Database(sqlite.databasePath);
       file.prepare('DELETE FROM records WHERE id = ?').run(highest.id);
@@ -133,7 +135,7 @@ describeWithPostgres()('npm run db:copy (SQLite to PostgreSQL)', () => {
       const run = await copy(['--from', sqlite.databasePath, '--to', storage.url]);
       expect(run.stderr).toBe('');
       expect(run.code).toBe(0);
-      expect(run.stdout).toMatch(/records \d+, deleted_records 1,/);
+      expect(run.stdout).toMatch(/records \d+, deleted_records 1, deleted_record_deleters 1,/);
       expect(run.stdout).toMatch(/sessions 1 /);
       expect(run.stdout).toMatch(/Indexed the words of \d+ records/);
 

@@ -15,6 +15,7 @@ export const COPIED_TABLES = Object.freeze([
   'user_permissions',
   'records',
   'deleted_records',
+  'deleted_record_deleters',
   'remote_releases',
   'remote_rollouts',
   'remote_rollout_plans',

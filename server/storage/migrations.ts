@@ -714,11 +714,22 @@ const STEPS: readonly SchemaStep[] = [
   },
   {
     version: 18,
-    name: 'deleted records keep who deleted them',
+    name: 'who deleted each deleted record',
     // A DELETE sent again by its client (its first answer lost) finds the record gone: deleted by the same account
-    // moments ago, it answers as the first did (resources-router.ts). NULL: deleted before this step, or by no account;
-    // an account removed since leaves NULL too.
-    sql: `ALTER TABLE deleted_records ADD COLUMN deleted_by INTEGER REFERENCES users(id) ON DELETE SET NULL;`,
+    // moments ago, it answers as the first did (resources-router.ts). A table of its own rather than a column of
+    // deleted_records: a host of an earlier release restores a record by copying every column of its deleted row
+    // into records, and would fail on a column records lacks. Its restores and purges of deleted_records remove the
+    // row here all the same (ON DELETE CASCADE; SQLite's foreign keys are on in every release, app-database.ts), so
+    // a record deleted again later never meets an earlier deleter. No row: deleted before this step, by no account,
+    // by a host of an earlier release, or by an account removed since (CASCADE: its rows go with it).
+    // The same types on both engines: deleted_records.id and users.id are INTEGER in each.
+    sql: `
+      CREATE TABLE deleted_record_deleters (
+        record_id INTEGER PRIMARY KEY REFERENCES deleted_records(id) ON DELETE CASCADE,
+        deleted_by INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE
+      );
+      CREATE INDEX deleted_record_deleters_deleted_by ON deleted_record_deleters (deleted_by);
+    `,
   },
 ];
 
