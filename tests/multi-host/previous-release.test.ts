@@ -50,9 +50,10 @@ async function call(
   cookie: string,
   requestPath: string,
   body?: unknown,
+  method = body === undefined ? 'GET' : 'POST',
 ): Promise<{ status: number; body: any }> {
   const answer = await fetch(`${server.url}${requestPath}`, {
-    method: body === undefined ? 'GET' : 'POST',
+    method,
     headers: {
       cookie,
       accept: 'application/json',
@@ -143,6 +144,15 @@ describeWithHistory(
       expect(await titles(current, currentCookie)).toContain('Old host note');
       expect(await titles(old, oldCookie)).toEqual(expect.arrayContaining(['Old host note', 'Current host note']));
       expect((await call(current, currentCookie, '/meta')).status).toBe(200);
+
+      // A record the current host deletes, the old one restores: an old host copies the deleted row's columns back,
+      // so a schema step may add to deleted_records only what records has too (step 18 keeps the deleter apart).
+      const id = writtenByCurrent.body.record.id as number;
+      const deleted = await call(current, currentCookie, `/api/resources/articles/records/${id}`, undefined, 'DELETE');
+      expect(deleted.status).toBe(200);
+      const restored = await call(old, oldCookie, `/api/resources/articles/records/${id}/restore`, {});
+      expect([restored.status, restored.body.record?.title]).toEqual([200, 'Current host note']);
+      expect(await titles(current, currentCookie)).toContain('Current host note');
     });
   },
 );
