@@ -1,17 +1,15 @@
-import { symlinkSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
-import webpack from 'webpack';
 import type { SlotSchemasPayload } from '../../shared';
-import { hostConfiguration } from '../../webpack.config';
 import { startFixtureServer } from '../../testing/system/app-server';
 import { assertBuilt } from '../../testing/system/build-output';
 import { launchChromium } from '../../testing/system/chromium';
+import { buildDevelopmentHost } from '../../testing/system/development-host';
 import { DIST_DIR } from '../../testing/system/repo-root';
 import { signIn } from '../../testing/system/sign-in';
 import { waitForSlot } from '../../testing/system/slot-page';
-import { makeTempDir, type TempDir } from '../../testing/temp-dir';
+import type { TempDir } from '../../testing/temp-dir';
 
 /**
  * Whether a failed slot shows a placeholder naming its component, remote and error is the server's decision
@@ -28,17 +26,7 @@ let developmentBuild: TempDir;
 beforeAll(async () => {
   assertBuilt();
   browser = await launchChromium();
-  // The host in development mode, beside the production remotes of dist/.
-  developmentBuild = makeTempDir('slots-dev-host-');
-  const compiler = webpack({ ...hostConfiguration('development', developmentBuild.path), cache: false });
-  await new Promise<void>((resolve, reject) =>
-    compiler.run((error, stats) => {
-      compiler.close(() => undefined);
-      if (error || stats?.hasErrors()) reject(error ?? new Error(stats?.toString('errors-only')));
-      else resolve();
-    }),
-  );
-  symlinkSync(path.join(DIST_DIR, 'remotes'), path.join(developmentBuild.path, 'remotes'), 'dir');
+  developmentBuild = await buildDevelopmentHost();
 });
 
 afterAll(async () => {

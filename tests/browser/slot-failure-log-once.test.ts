@@ -1,16 +1,14 @@
-import { symlinkSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
-import webpack from 'webpack';
-import { hostConfiguration } from '../../webpack.config';
 import { startFixtureServer } from '../../testing/system/app-server';
 import { assertBuilt } from '../../testing/system/build-output';
 import { launchChromium } from '../../testing/system/chromium';
+import { buildDevelopmentHost } from '../../testing/system/development-host';
 import { startMissingManifestRemote, startThrowingRemote, type FakeRemote } from '../../testing/system/fake-remotes';
 import { recordPage } from '../../testing/system/page-log';
 import { writeRemotesConfig } from '../../testing/system/remotes-config-file';
 import { DIST_DIR } from '../../testing/system/repo-root';
 import { waitForSlot } from '../../testing/system/slot-page';
-import { makeTempDir, type TempDir } from '../../testing/temp-dir';
+import type { TempDir } from '../../testing/temp-dir';
 
 /**
  * How often the dev console tells of one slot's failure, with the host built for development (React's StrictMode
@@ -28,17 +26,7 @@ let developmentBuild: TempDir;
 beforeAll(async () => {
   assertBuilt();
   browser = await launchChromium();
-  // The host in development mode, beside the production remotes of dist/ (as slot-details-mode.test.ts does).
-  developmentBuild = makeTempDir('slots-dev-host-');
-  const compiler = webpack({ ...hostConfiguration('development', developmentBuild.path), cache: false });
-  await new Promise<void>((resolve, reject) =>
-    compiler.run((error, stats) => {
-      compiler.close(() => undefined);
-      if (error || stats?.hasErrors()) reject(error ?? new Error(stats?.toString('errors-only')));
-      else resolve();
-    }),
-  );
-  symlinkSync(`${DIST_DIR}/remotes`, `${developmentBuild.path}/remotes`, 'dir');
+  developmentBuild = await buildDevelopmentHost();
 });
 
 afterAll(async () => {
