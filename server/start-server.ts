@@ -2,7 +2,8 @@
  * The product's start-up, for every entry that listens (server/main.ts, the bench server, the test fixture server):
  * reads the environment (server/config/), builds the app, lets the entry register and seed what it serves (main.ts:
  * the demo), listens with the configured timeouts (plain HTTP/1.1, or HTTPS with HTTP/2 and HTTP/1.1 when
- * TLS_CERT_FILE and TLS_KEY_FILE are set: process/secure-server.ts), prints where to open it and how to sign in, and shuts down
+ * TLS_CERT_FILE and TLS_KEY_FILE are set: process/secure-server.ts; during the start already when it indexes the
+ * search words or waits for another host's indexing, answering only the probes: health/starting-gate.ts), prints where to open it and how to sign in, and shuts down
  * gracefully on SIGTERM/SIGINT (readiness off, requests in flight finished, stores closed, exit 0), and re-reads
  * REMOTES_CONFIG on SIGHUP.
  */
@@ -32,6 +33,14 @@ import { loadOrCreateSessionSecret } from './config/session-secret';
 import { formatStartMessage, type SignInAccount } from './start-message';
 import { DEFAULT_DIST_DIR } from './app-options';
 import { missingHostWarning } from './host-page/host-page-module';
+import { StartingGate } from './health/starting-gate';
+
+/**
+ * Logged when a start that takes long (the search words' indexing, or the wait for another host's) listens before it
+ * has finished; `listening` follows once it has.
+ */
+export const STARTING_LISTENER_MESSAGE =
+  'listening while starting: /healthz answers 200, /readyz and every other request 503 until the start has finished';
 
 export interface StartServerOptions {
   /** Registrations of the entry (slots, resources, modules, dashboards), made before `app.ready()`. */
@@ -104,6 +113,41 @@ export async function startServer(env: NodeJS.ProcessEnv, options: StartServerOp
       ? {}
       : { distDir: options.distDir ?? config.frontendDir }),
   });
+  // Made before the start, and listening during it only when it takes long (below): what it answers until the start
+  // has finished is the starting gate's, never the app's. What Node cannot read is answered before the app, with the
+  // headers of every JSON answer.
+  const gate = new StartingGate(API_SECURITY_HEADERS);
+  const server = config.tls
+    ? createSecureServer(
+        gate.listener(tracedRequestListener(app.handler, 'http2', app.answerAtOnce)),
+        config.serverTimeouts,
+        config.tls,
+        API_SECURITY_HEADERS,
+      )
+    : createHttpServer(
+        gate.listener(tracedRequestListener(app.handler, 'http', app.answerAtOnce)),
+        config.serverTimeouts,
+        API_SECURITY_HEADERS,
+      );
+  // Settles with the error that refused the listener, or undefined once it listens.
+  let listening: Promise<unknown> | undefined;
+  const listenOnce = (): Promise<unknown> =>
+    (listening ??= listen(server, config.port, config.host).then(
+      () => undefined,
+      (error: unknown) => error ?? new Error('listen failed'),
+    ));
+  // A start that waits for another host's indexing of the search words, or indexes them itself, takes minutes on a
+  // large database: listening meanwhile, the host answers its liveness probe (an orchestrator killed it as dead
+  // before, and the next start began again) and says on /readyz what it is doing. Other starts listen once ready.
+  app.resources.onLongStart((reason) => {
+    gate.starting(reason);
+    if (listening) return;
+    void listenOnce().then((error) => {
+      if (error !== undefined) return;
+      const { port } = server.address() as AddressInfo;
+      logger.info({ host: config.host, port, starting: reason }, STARTING_LISTENER_MESSAGE);
+    });
+  });
   try {
     await options.configure?.(app, config);
     await app.ready();
@@ -118,35 +162,17 @@ export async function startServer(env: NodeJS.ProcessEnv, options: StartServerOp
     const withoutPublicUrl = withoutPublicUrlWarning(config);
     if (withoutPublicUrl) logger.warn({ host: config.host }, withoutPublicUrl);
   } catch (error) {
+    if (listening && (await listening) === undefined) await closeListener(server);
     await app.close();
     throw error;
   }
 
-  // What Node cannot read is answered before the app, with the headers of every JSON answer.
-  const server = config.tls
-    ? createSecureServer(
-        tracedRequestListener(app.handler, 'http2', app.answerAtOnce),
-        config.serverTimeouts,
-        config.tls,
-        API_SECURITY_HEADERS,
-      )
-    : createHttpServer(
-        tracedRequestListener(app.handler, 'http', app.answerAtOnce),
-        config.serverTimeouts,
-        API_SECURITY_HEADERS,
-      );
-  try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(config.port, config.host, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
-  } catch (error) {
+  const refused = await listenOnce();
+  if (refused !== undefined) {
     await app.close();
-    throw await listenRefusal(error, { host: 'HOST', port: 'PORT' }, config.host, config.port);
+    throw await listenRefusal(refused, { host: 'HOST', port: 'PORT' }, config.host, config.port);
   }
+  gate.open();
   const metricsPort = config.metrics.port;
   let metricsListener: MetricsListener | undefined;
   try {
@@ -229,6 +255,23 @@ export async function startServer(env: NodeJS.ProcessEnv, options: StartServerOp
 function storesNotClosed(app: App): string[] {
   const stores = [app.storage, ...(app.sessions.displayName === undefined ? [] : [app.sessions])];
   return stores.filter((store) => !store.closed).map((store) => store.displayName ?? '');
+}
+
+function listen(server: http.Server | SecureServer, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+/** Closes a listener the start opened, with the probes' connections it holds. */
+function closeListener(server: http.Server | SecureServer): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeAllConnections();
+  return closed;
 }
 
 function displayHost(host: string): string {

@@ -62,7 +62,7 @@ describe("ResourcesModule's start", () => {
         level: 30,
         records: 3,
         wordsVersion: { from: WORDS_VERSION - 1, to: WORDS_VERSION },
-        msg: `indexing the search words of 3 records (words version ${WORDS_VERSION - 1} → ${WORDS_VERSION}) before listening`,
+        msg: `indexing the search words of 3 records (words version ${WORDS_VERSION - 1} → ${WORDS_VERSION})`,
       }),
       expect.objectContaining({
         level: 30,
@@ -83,7 +83,7 @@ describe("ResourcesModule's start", () => {
       await sql`UPDATE record_words_state SET words_version = ${WORDS_VERSION}`.execute(engine.db);
     });
     expect(lines.map((line) => line.msg)).toEqual([
-      'indexing the search words of 2 records (records without words) before listening',
+      'indexing the search words of 2 records (records without words)',
       expect.stringMatching(/^search words indexed: 2 records in /) as string,
     ]);
   });

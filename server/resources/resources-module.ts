@@ -41,6 +41,7 @@ export class ResourcesModule implements AppModule {
   readonly resources = new ResourceRegistry();
   readonly records: StoredRecordSource;
   private loaded = false;
+  private readonly longStartListeners: Array<(reason: string) => void> = [];
 
   constructor(private readonly parts: ResourcesModuleParts) {
     this.records = new StoredRecordSource(parts.storage);
@@ -55,12 +56,25 @@ export class ResourcesModule implements AppModule {
     this.resources.register(resource);
   }
 
+  /**
+   * Hears, during load(), when the start is about to take long and why (the words of the log's line): waiting for the
+   * search words lock, or indexing the words. startServer listens from then on, answering the probes (StartingGate).
+   */
+  onLongStart(listener: (reason: string) => void): void {
+    this.longStartListeners.push(listener);
+  }
+
+  private longStart(reason: string): void {
+    for (const listener of this.longStartListeners) listener(reason);
+  }
+
   async load(): Promise<void> {
     this.loaded = true;
     this.resources.assertRelationsResolve();
     // Records without words, or all of them when this server splits words differently, get their words. Said before
     // and after: on the first start of a release that splits words anew this takes tens of seconds for 100,000
-    // records, before the server listens, with /healthz refused; a silent log then looked like a hung start.
+    // records, and a silent log then looked like a hung start. Told to onLongStart's listeners too: startServer
+    // listens meanwhile, /healthz answering and /readyz saying what the start does.
     const started = Date.now();
     let announced = false;
     const indexed = await this.records.indexWords(
@@ -69,14 +83,16 @@ export class ResourcesModule implements AppModule {
         const why = start.wordsVersion
           ? `words version ${start.wordsVersion.from} → ${start.wordsVersion.to}`
           : 'records without words';
-        this.parts.logger.info(
-          { records: start.records, wordsVersion: start.wordsVersion },
-          `indexing the search words of ${start.records} records (${why}) before listening`,
-        );
+        const reason = `indexing the search words of ${start.records} records (${why})`;
+        this.parts.logger.info({ records: start.records, wordsVersion: start.wordsVersion }, reason);
+        this.longStart(reason);
       },
       {
         // Another host started with this one indexes them: this one finds them indexed once it has.
-        waiting: (holder) => this.parts.logger.info({ lockHolder: holder }, wordsLockWaitMessage(holder)),
+        waiting: (holder) => {
+          this.parts.logger.info({ lockHolder: holder }, wordsLockWaitMessage(holder));
+          this.longStart(wordsLockWaitMessage(holder));
+        },
         taken: (waitedMs) =>
           this.parts.logger.info({ waitedMs }, `search words lock taken after ${(waitedMs / 1000).toFixed(1)} s`),
       },

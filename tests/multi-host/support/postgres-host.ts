@@ -10,6 +10,8 @@ export interface HostOptions {
   /** The host's own folder again, e.g. to restart it where it ran before. */
   tempDir?: TempDir;
   env?: Readonly<Record<string, string | undefined>>;
+  /** The port to listen on (a free one when omitted): to ask the host before its start has finished. */
+  port?: number;
 }
 
 /**
@@ -19,6 +21,7 @@ export interface HostOptions {
 export function startPostgresHost(databaseUrl: string, options: HostOptions = {}): Promise<AppServer> {
   return startAppServer({
     workInTempDir: true,
+    ...(options.port === undefined ? {} : { port: options.port }),
     ...(options.tempDir ? { tempDir: options.tempDir } : {}),
     env: {
       DATABASE_URL: databaseUrl,
