@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
+import { Ingress } from 'kubernetes-models/networking.k8s.io/v1/Ingress';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
 import { ConfigMap } from 'kubernetes-models/v1/ConfigMap';
@@ -18,6 +19,14 @@ import type { IContainer } from 'kubernetes-models/v1/Container';
 import { readConfig } from '../../server/env-config';
 import { loadRemotesConfig } from '../../server/remotes/remotes-config';
 import { REPO_ROOT } from '../../testing/system/repo-root';
+import {
+  directiveArgs,
+  nginxSeconds,
+  readNginxExample,
+  serverListeningOn,
+  type NginxDirective,
+} from './kubernetes-nginx-example';
+import { readKubernetesManifests, renderForPodman } from './kubernetes-podman-rendering';
 
 const DIR = path.join(REPO_ROOT, 'deploy', 'kubernetes');
 
@@ -25,6 +34,7 @@ const DIR = path.join(REPO_ROOT, 'deploy', 'kubernetes');
 const MODELS: Readonly<Record<string, new (data: never) => { validate(): void }>> = {
   'apps/v1/Deployment': Deployment,
   'autoscaling/v2/HorizontalPodAutoscaler': HorizontalPodAutoscaler,
+  'networking.k8s.io/v1/Ingress': Ingress,
   'policy/v1/PodDisruptionBudget': PodDisruptionBudget,
   'v1/ConfigMap': ConfigMap,
   'v1/Secret': Secret,
@@ -66,11 +76,13 @@ function validate(apiVersion: string, kind: string, body: unknown): void {
 }
 
 describe('deploy/kubernetes/ manifests', () => {
-  it('holds the six kinds issue 49 names, one file each', () => {
+  it('holds the six kinds issue 49 names, one file each, and the Ingresses for ingress-nginx', () => {
     expect(manifests.map(({ kind }) => kind).sort()).toEqual([
       'ConfigMap',
       'Deployment',
       'HorizontalPodAutoscaler',
+      'Ingress',
+      'Ingress',
       'PodDisruptionBudget',
       'Secret',
       'Service',
@@ -253,6 +265,133 @@ describe('deploy/kubernetes/ manifests', () => {
     });
     expect(hpa.spec.minReplicas).toBeGreaterThanOrEqual(2);
     expect(hpa.spec.maxReplicas).toBeGreaterThan(hpa.spec.minReplicas);
+  });
+  describe('the Ingresses (ingress-nginx), against deploy/nginx.example.conf', () => {
+    const ingresses = manifests.filter(({ kind }) => kind === 'Ingress').map(({ body }) => body);
+    const pathsOf = (ingress: any): string[] =>
+      ingress.spec.rules.flatMap((rule: any) => rule.http.paths.map(({ path }: { path: string }) => path));
+    const main = ingresses.find((ingress) => pathsOf(ingress).includes('/'));
+    const buildFiles = ingresses.find((ingress) => ingress !== main);
+    const annotation = (ingress: any, name: string): string | undefined =>
+      ingress.metadata.annotations?.[`nginx.ingress.kubernetes.io/${name}`];
+
+    const nginx = readNginxExample();
+    const edge = serverListeningOn(nginx, 443);
+    const locations = edge.filter(({ name }) => name === 'location');
+    const nginxValue = (block: readonly NginxDirective[], name: string): string => {
+      const args = directiveArgs(block, name);
+      if (!args) throw new Error(`nginx.example.conf: no ${name} there`);
+      return args.join(' ');
+    };
+    /** The example's locations that ask another instance after a 404: the build's files. */
+    const buildFileLocations = locations.filter(({ block }) =>
+      directiveArgs(block!, 'proxy_next_upstream')?.includes('http_404'),
+    );
+
+    it('are one for every path and one for the build files, both for ingress-nginx', () => {
+      expect(ingresses).toHaveLength(2);
+      expect(main).toBeDefined();
+      expect(buildFiles).toBeDefined();
+      for (const ingress of ingresses) expect(ingress.spec.ingressClassName).toBe('nginx');
+    });
+
+    it('send to the Service by its name, on a port the Service exposes', () => {
+      const service = one('Service');
+      const backends = ingresses.flatMap((ingress) =>
+        ingress.spec.rules.flatMap((rule: any) => rule.http.paths.map(({ backend }: any) => backend)),
+      );
+      expect(backends.length).toBeGreaterThan(0);
+      for (const backend of backends) {
+        expect(backend.service.name).toBe(service.metadata.name);
+        const { name, number } = backend.service.port;
+        expect(
+          service.spec.ports.some((port: { name?: string; port: number }) =>
+            name === undefined ? port.port === number : port.name === name,
+          ),
+        ).toBe(true);
+      }
+    });
+
+    it("answer on PUBLIC_URL's host, a placeholder, over TLS only", () => {
+      const publicUrl = new URL(envOf(one('Deployment').spec.template.spec.containers[0]).PUBLIC_URL!);
+      expect(publicUrl.protocol).toBe('https:');
+      expect(publicUrl.hostname).toMatch(/\.example\.com$/);
+      for (const ingress of ingresses) {
+        expect(ingress.spec.rules.map(({ host }: { host: string }) => host)).toEqual([publicUrl.hostname]);
+        expect(ingress.spec.tls).toEqual([{ hosts: [publicUrl.hostname], secretName: expect.any(String) }]);
+        // The example's port 80 only redirects to HTTPS.
+        expect(annotation(ingress, 'ssl-redirect')).toBe('true');
+      }
+      expect(directiveArgs(serverListeningOn(nginx, 80), 'return')).toEqual(['301', 'https://$host$request_uri']);
+    });
+
+    it("limit bodies and wait for a host as the example's server block does, on every path", () => {
+      for (const ingress of ingresses) {
+        expect(annotation(ingress, 'proxy-body-size')).toBe(nginxValue(edge, 'client_max_body_size'));
+        // ingress-nginx takes whole seconds: `30s` would be refused and its own default (60) used instead.
+        expect(annotation(ingress, 'proxy-read-timeout')).toMatch(/^\d+$/);
+        expect(Number(annotation(ingress, 'proxy-read-timeout'))).toBe(
+          nginxSeconds(nginxValue(edge, 'proxy_read_timeout')),
+        );
+      }
+    });
+
+    it("ask another host when the example's server block does, as many times, and never again for a POST", () => {
+      expect(annotation(main, 'proxy-next-upstream')).toBe(nginxValue(edge, 'proxy_next_upstream'));
+      expect(annotation(main, 'proxy-next-upstream-tries')).toBe(nginxValue(edge, 'proxy_next_upstream_tries'));
+      expect(pathsOf(main)).toEqual(['/']);
+      // A POST or PATCH that reached a host is sent to no other: neither file says non_idempotent.
+      for (const ingress of ingresses) expect(annotation(ingress, 'proxy-next-upstream')).not.toMatch(/non_idempotent/);
+      expect(fs.readFileSync(path.join(REPO_ROOT, 'deploy', 'nginx.example.conf'), 'utf8')).not.toMatch(
+        /non_idempotent\s*;/,
+      );
+    });
+
+    it("ask another pod for a build file one lacks, as the example's build-file locations do", () => {
+      expect(buildFileLocations.length).toBeGreaterThan(0);
+      expect(pathsOf(buildFiles).sort()).toEqual(buildFileLocations.map(({ args }) => args.join(' ')).sort());
+      for (const { block } of buildFileLocations) {
+        expect(annotation(buildFiles, 'proxy-next-upstream')).toBe(nginxValue(block!, 'proxy_next_upstream'));
+        // The example's 0 is "each instance of the upstream once"; ingress-nginx's Lua balancer adds a try for each
+        // pod it picks, so 0 would be no end there: as many as the autoscaler may run.
+        expect(nginxValue(block!, 'proxy_next_upstream_tries')).toBe('0');
+      }
+      expect(annotation(buildFiles, 'proxy-next-upstream-tries')).toBe(
+        String(one('HorizontalPodAutoscaler').spec.maxReplicas),
+      );
+      for (const rule of buildFiles.spec.rules) {
+        for (const { pathType } of rule.http.paths) expect(pathType).toBe('Prefix');
+      }
+    });
+
+    it('use only values ingress-nginx accepts, and no snippet', () => {
+      // What its annotation validators take; a value they refuse is dropped for the controller's default.
+      const NEXT_UPSTREAM = /^((error|timeout|invalid_header|http_50[0234]|http_40[34]|http_429|off)( |$))+$/;
+      for (const ingress of ingresses) {
+        const annotations: Record<string, string> = ingress.metadata.annotations;
+        expect(annotation(ingress, 'proxy-next-upstream')).toMatch(NEXT_UPSTREAM);
+        expect(annotation(ingress, 'proxy-next-upstream-tries')).toMatch(/^\d+$/);
+        expect(annotation(ingress, 'proxy-body-size')).toMatch(/^\d+[kKmM]?$/);
+        for (const [name, value] of Object.entries(annotations)) {
+          expect(name).toMatch(/^nginx\.ingress\.kubernetes\.io\/[a-z-]+$/);
+          expect(name).not.toMatch(/snippet/);
+          expect(typeof value).toBe('string');
+        }
+      }
+    });
+
+    it('are left out of the podman play (no controller there), which knows every other kind here', () => {
+      const replicas = one('HorizontalPodAutoscaler').spec.minReplicas as number;
+      const rendering = renderForPodman(readKubernetesManifests(), {
+        suffix: 'paper',
+        image: 'localhost/not-run',
+        secretValues: Object.fromEntries(Object.keys(one('Secret').stringData).map((key) => [key, 'unused'])),
+        // Nothing listens: the rendering only writes them into the YAML podman would play.
+        hostPorts: Array.from({ length: replicas }, () => 0),
+      });
+      expect(Object.keys(rendering.notPlayed)).toContain('Ingress');
+      expect(rendering.yaml).not.toMatch(/kind: Ingress/);
+    });
   });
 });
 

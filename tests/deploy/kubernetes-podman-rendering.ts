@@ -59,6 +59,7 @@ export interface PodmanRendering {
 /** The kinds in deploy/kubernetes/ that podman does not run, and what stands for each in the test. */
 const NOT_PLAYED: Readonly<Record<string, string>> = {
   Service: 'the test sends to each pod itself, on the port the pod publishes',
+  Ingress: 'no ingress controller here: the test is the client of each pod, saying it came through HTTPS',
   HorizontalPodAutoscaler: 'its minReplicas is the number of single-pod Deployments played',
   PodDisruptionBudget: 'no node is drained here',
   Secret: 'created as a podman secret in the form podman reads (secretJson)',
