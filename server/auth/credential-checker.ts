@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { ERROR_MESSAGES } from '../../shared';
 import { HttpError } from '../http/http-error';
-import { PasswordCheckGate } from './password-check-gate';
+import { PasswordCheckGate, PasswordChecksBusyError, PasswordChecksShareError } from './password-check-gate';
 import {
   deriveShortfall,
   hashPassword,
@@ -25,6 +25,9 @@ export class AccountDisabledError extends HttpError {
     this.name = 'AccountDisabledError';
   }
 }
+
+/** The gate's client for the dummy's making at start-up: no address reads so (http/client-key.ts). */
+const PREPARING = '(start-up)';
 
 /** What one password check found: whether it matches, and the password's new hash when the stored one is outdated. */
 interface CheckOutcome {
@@ -56,7 +59,7 @@ export class CredentialChecker {
   constructor(
     private readonly users: UserStore,
     private readonly hashParams: ScryptParams,
-    private readonly logger: Pick<Logger, 'error'>,
+    private readonly logger: Pick<Logger, 'error' | 'warn'>,
     /** Bounds the checks that run at once (each takes scrypt's memory and a thread of libuv's pool). */
     private readonly gate: PasswordCheckGate = new PasswordCheckGate(),
   ) {}
@@ -104,8 +107,27 @@ export class CredentialChecker {
   }
 
   /**
-   * Made on first use, once (not at start-up, which it would slow down); a making that failed is tried again by the
-   * next check rather than failing every unknown account's sign-in until a restart.
+   * Makes the dummy hash now, before any sign-in needs it: the start does (AuthModule), so that the first unknown
+   * account's refusal after a start costs one derivation as every other does, not the making's too (it answered about
+   * twice as slowly as a wrong password, telling that the account does not exist). Made in a place of the gate, as a
+   * check's work is, should requests run already. Never rejects: when the gate has no place for it, or the making
+   * fails (logged), the first check that needs the dummy makes it, and a failed making is tried again by the next.
+   */
+  async prepare(): Promise<void> {
+    try {
+      await this.gate.run(PREPARING, () => this.dummy());
+    } catch (error) {
+      if (error instanceof PasswordChecksBusyError || error instanceof PasswordChecksShareError) return;
+      this.logger.warn(
+        { err: error },
+        'the dummy password hash could not be made; the first unknown sign-in tries again',
+      );
+    }
+  }
+
+  /**
+   * Made once, by prepare() or else by the first check that needs it; a making that failed is tried again by the next
+   * check rather than failing every unknown account's sign-in until a restart.
    */
   private dummy(): Promise<string> {
     if (this.dummyHash === null) {
