@@ -6,6 +6,7 @@ import {
   type StaffPermission,
   type StaffRole,
 } from '../../shared';
+import { DEFAULT_SCRYPT_PARAMS } from '../auth/password-hash';
 import { USERNAME_PATTERN } from '../auth/username';
 import { commandLine } from '../process/operator-commands';
 
@@ -13,6 +14,18 @@ export const USER_ADD_USAGE =
   `usage: ${commandLine('user:add', '<username>')} [--role viewer|editor|operator|none] ` +
   '[--tenant <tenant id> [--role viewer|editor|operator|none]]... [--permission <permission>|none]... ' +
   '[--keep-password]';
+
+/**
+ * The help's last lines: which scrypt parameters the command hashes with, and that a host's own `passwordHashParams`
+ * (code in its entry, given to createApp) do not reach it. Said, or the operator of such a host believes the accounts
+ * it makes are hashed as the host's settings say.
+ */
+export const USER_ADD_HASH_NOTE =
+  `New passwords are hashed with the built-in scrypt parameters (N=2^${Math.log2(DEFAULT_SCRYPT_PARAMS.N)}, ` +
+  `r=${DEFAULT_SCRYPT_PARAMS.r}, p=${DEFAULT_SCRYPT_PARAMS.p}), the server's own unless a host's entry gives createApp ` +
+  "other passwordHashParams. Those are set in the entry's code only (no environment variable or file sets them), so " +
+  "this command cannot follow them: with stronger ones the account's hash is made again at its first sign-in, with " +
+  'lighter ones it keeps this one.';
 
 /** The options that take the next argument as their value (`--tenant acme`, also written `--tenant=acme`). */
 export const USER_ADD_VALUE_OPTIONS = ['--tenant', '--role', '--permission'] as const;

@@ -18,6 +18,11 @@
  * The change (password, role, grants, tenants) is made in one transaction, a new account made in the same one, and
  * refused whole when it would leave no account able to administer (administrators.ts): checked before the password is
  * asked, and again as it is made.
+ *
+ * A new password is hashed with the built-in scrypt parameters (DEFAULT_SCRYPT_PARAMS), the ones `npm start` and every
+ * start through start-server.ts check against. A host whose own entry gives createApp other `passwordHashParams` has
+ * them in its code only: no environment variable or file sets them, for the server or for this command, so the command
+ * cannot follow them (USER_ADD_HASH_NOTE, the help's last lines, says what becomes of such an account).
  */
 import { storageSettingsFromEnv } from '../env-config';
 import { hashPassword, verifyPassword } from '../auth/password-hash';
@@ -31,6 +36,7 @@ import type { Tenant } from '../../shared';
 import {
   parseUserAddArgs,
   UsageError,
+  USER_ADD_HASH_NOTE,
   USER_ADD_USAGE,
   USER_ADD_OPTIONS,
   USER_ADD_VALUE_OPTIONS,
@@ -252,7 +258,8 @@ function roleNote(tenant: string, role: string | undefined): string {
 runCommand(
   'user:add',
   main,
-  `Adds a staff account, or changes an existing one: its current password or --keep-password keeps it.\n${USER_ADD_USAGE}`,
+  `Adds a staff account, or changes an existing one: its current password or --keep-password keeps it.\n${USER_ADD_USAGE}\n` +
+    USER_ADD_HASH_NOTE,
   USER_ADD_VALUE_OPTIONS,
   USER_ADD_OPTIONS,
 );
