@@ -55,15 +55,14 @@ export class AuthModule implements AppModule {
   /** Where the sign-in counters live (Redis with REDIS_URL, else the database): other limits of failures count there. */
   readonly rateLimitStore: RateLimitStore;
   private readonly authenticator: passport.Authenticator;
-  private readonly checker: CredentialChecker;
-  /** The dummy hash of unknown accounts being made, from load() on (CredentialChecker.prepare never rejects). */
-  private dummyMade: Promise<void> = Promise.resolve();
 
   constructor(private readonly parts: AuthModuleParts) {
     const { storage, settings, logger, metrics } = parts;
     this.users = new UserStore(storage);
-    this.checker = new CredentialChecker(this.users, settings.passwordHashParams, logger);
-    this.authenticator = createPassport(this.users, this.checker);
+    this.authenticator = createPassport(
+      this.users,
+      new CredentialChecker(this.users, settings.passwordHashParams, logger),
+    );
     this.sessions = createSessionStorage({
       engine: storage,
       redisUrl: settings.redisUrl,
@@ -119,17 +118,7 @@ export class AuthModule implements AppModule {
   }
 
   load(): Promise<void> {
-    this.dummyMade = this.checker.prepare();
     return this.sessions.ready();
-  }
-
-  /**
-   * The start waits for the dummy hash (a derivation on libuv's thread pool, a few hundred ms at today's parameters)
-   * here, last, so it overlaps the other modules' loads and starts; ready() still resolves, and the entry listens, only
-   * once it is made.
-   */
-  afterStart(): Promise<void> {
-    return this.dummyMade;
   }
 
   readiness(): Promise<Readiness> {

@@ -1,13 +1,13 @@
-import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { ERROR_MESSAGES } from '../../shared';
 import { HttpError } from '../http/http-error';
-import { PasswordCheckGate, PasswordChecksBusyError, PasswordChecksShareError } from './password-check-gate';
+import { PasswordCheckGate } from './password-check-gate';
 import {
   deriveShortfall,
   hashPassword,
   isReadableHash,
   needsRehash,
+  unmatchableHash,
   verifyPassword,
   type ScryptParams,
 } from './password-hash';
@@ -26,9 +26,6 @@ export class AccountDisabledError extends HttpError {
   }
 }
 
-/** The gate's client for the dummy's making at start-up: no address reads so (http/client-key.ts). */
-const PREPARING = '(start-up)';
-
 /** What one password check found: whether it matches, and the password's new hash when the stored one is outdated. */
 interface CheckOutcome {
   matches: boolean;
@@ -36,8 +33,11 @@ interface CheckOutcome {
 }
 
 /**
- * Checks a username and password. An unknown username costs the same as a wrong password: a dummy hash made with
- * the current parameters is verified instead, so response time does not tell which accounts exist.
+ * Checks a username and password. An unknown username costs the same as a wrong password: a dummy hash with the
+ * current parameters is verified instead, so response time does not tell which accounts exist. The dummy is made with
+ * the checker, with no derivation (unmatchableHash): made with one at the first unknown account's sign-in, it made that
+ * first refusal after each start run two derivations, twice as slow as a wrong password; made with one at the start,
+ * it held the start up by a derivation (seconds on a loaded machine).
  *
  * A stored hash made with other parameters (an earlier release's, or lighter ones) is verified with its own, which
  * may cost less than today's: a wrong password there is then made to cost the difference too (deriveShortfall), so
@@ -52,17 +52,20 @@ interface CheckOutcome {
  * with no error scrypt could throw), and logged once per account and hash for operators, who set a new password.
  */
 export class CredentialChecker {
-  private dummyHash: Promise<string> | null = null;
+  /** What an unknown account's password is checked against: as costly to check as an account's current hash. */
+  private readonly dummyHash: string;
   /** Accounts logged for a hash that cannot be read, with that hash: once each, not at every attempt. */
   private readonly unreadable = new Map<number, string>();
 
   constructor(
     private readonly users: UserStore,
     private readonly hashParams: ScryptParams,
-    private readonly logger: Pick<Logger, 'error' | 'warn'>,
+    private readonly logger: Pick<Logger, 'error'>,
     /** Bounds the checks that run at once (each takes scrypt's memory and a thread of libuv's pool). */
     private readonly gate: PasswordCheckGate = new PasswordCheckGate(),
-  ) {}
+  ) {
+    this.dummyHash = unmatchableHash(hashParams);
+  }
 
   /**
    * The account when the password matches, otherwise null (whatever the reason). Throws AccountDisabledError when
@@ -85,9 +88,7 @@ export class CredentialChecker {
     if (found && stored === undefined) this.reportUnreadable(found.user, found.passwordHash);
     const outdated = stored !== undefined && needsRehash(stored, this.hashParams);
     const outcome = await this.gate.run(client, async (): Promise<CheckOutcome> => {
-      // The dummy is made inside the gate too: its making is a hash's work, counted in the place of the first check
-      // that needs it (the others at once wait for the same one, in their places, doing no work).
-      const matches = await verifyPassword(password, stored ?? (await this.dummy()), this.hashParams);
+      const matches = await verifyPassword(password, stored ?? this.dummyHash, this.hashParams);
       if (!outdated) return { matches };
       if (!matches) {
         await deriveShortfall(password, stored, this.hashParams);
@@ -104,40 +105,6 @@ export class CredentialChecker {
     // The account changed since it was read (another sign-in upgraded it, a new password was set): the session must
     // carry the stamp of the hash stored now, so the password is checked again against that one, once.
     return this.checkOnce(username, password, client, false);
-  }
-
-  /**
-   * Makes the dummy hash now, before any sign-in needs it: the start does (AuthModule), so that the first unknown
-   * account's refusal after a start costs one derivation as every other does, not the making's too (it answered about
-   * twice as slowly as a wrong password, telling that the account does not exist). Made in a place of the gate, as a
-   * check's work is, should requests run already. Never rejects: when the gate has no place for it, or the making
-   * fails (logged), the first check that needs the dummy makes it, and a failed making is tried again by the next.
-   */
-  async prepare(): Promise<void> {
-    try {
-      await this.gate.run(PREPARING, () => this.dummy());
-    } catch (error) {
-      if (error instanceof PasswordChecksBusyError || error instanceof PasswordChecksShareError) return;
-      this.logger.warn(
-        { err: error },
-        'the dummy password hash could not be made; the first unknown sign-in tries again',
-      );
-    }
-  }
-
-  /**
-   * Made once, by prepare() or else by the first check that needs it; a making that failed is tried again by the next
-   * check rather than failing every unknown account's sign-in until a restart.
-   */
-  private dummy(): Promise<string> {
-    if (this.dummyHash === null) {
-      const making = hashPassword(randomBytes(16).toString('base64'), this.hashParams);
-      this.dummyHash = making;
-      making.catch(() => {
-        if (this.dummyHash === making) this.dummyHash = null;
-      });
-    }
-    return this.dummyHash;
   }
 
   /** Tells operators, once per account and hash, which account's stored hash cannot be read (never the hash). */

@@ -5,6 +5,7 @@ import {
   hashPassword,
   isReadableHash,
   needsRehash,
+  unmatchableHash,
   verifyPassword,
   type ScryptParams,
 } from './password-hash';
@@ -78,6 +79,24 @@ describe('password hashing', () => {
     const stored = await hashPassword('pw', old);
     const derivations = await scryptDerivationsDuring(() => deriveShortfall('wrong', stored, today));
     expect(derivations).toEqual(expected);
+  });
+
+  it('makes an unmatchable hash with no derivation, which costs a check what a hash at its parameters costs', async () => {
+    const params = { N: 2048, r: 4, p: 2 };
+    let dummy = '';
+    expect(await scryptDerivationsDuring(async () => (dummy = unmatchableHash(params)))).toEqual([]);
+    const real = await hashPassword('some-password-1', params);
+    // Written as hashPassword writes one at those parameters: the same text up to the salt, and as long.
+    expect(dummy).toMatch(/^scrypt\$N=2048,r=4,p=2\$[A-Za-z0-9+/=]+\$[A-Za-z0-9+/=]+$/);
+    expect(dummy.length).toBe(real.length);
+    expect(isReadableHash(dummy)).toBe(true);
+    expect(needsRehash(dummy, params)).toBe(false);
+    expect(unmatchableHash(params)).not.toBe(dummy);
+    for (const password of ['some-password-1', '', 'a-guess']) {
+      let matches: boolean | undefined;
+      const checked = await scryptDerivationsDuring(async () => (matches = await verifyPassword(password, dummy)));
+      expect([password, matches, checked]).toEqual([password, false, [params]]);
+    }
   });
 
   it('defaults to OWASP minimum parameters for scrypt', () => {

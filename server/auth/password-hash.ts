@@ -21,7 +21,20 @@ const FORMAT = /^scrypt\$N=(\d+),r=(\d+),p=(\d+)\$([A-Za-z0-9+/]+={0,2})\$([A-Za
 
 export async function hashPassword(password: string, params: ScryptParams = DEFAULT_SCRYPT_PARAMS): Promise<string> {
   const salt = randomBytes(SALT_BYTES);
-  const key = await derive(password, salt, KEY_LENGTH, params);
+  return formatHash(params, salt, await derive(password, salt, KEY_LENGTH, params));
+}
+
+/**
+ * A hash as hashPassword writes it at `params`, of no password: its key is random bytes, not derived. Checking a
+ * password against it costs what checking against a hash made at `params` costs (one derivation at `params`, whose
+ * result is compared with the key), while making it costs none: the sign-in checks unknown accounts against one
+ * (credential-checker.ts), which made with a derivation cost the first such refusal after each start a second one.
+ */
+export function unmatchableHash(params: ScryptParams): string {
+  return formatHash(params, randomBytes(SALT_BYTES), randomBytes(KEY_LENGTH));
+}
+
+function formatHash(params: ScryptParams, salt: Buffer, key: Buffer): string {
   return `scrypt$N=${params.N},r=${params.r},p=${params.p}$${salt.toString('base64')}$${key.toString('base64')}`;
 }
 
