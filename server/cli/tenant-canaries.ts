@@ -1,16 +1,27 @@
 import type { Kysely } from 'kysely';
 import type { CanaryRollout } from '../../shared';
-import { changeRolloutIn, toRollout } from '../releases/release-store';
+import { changeRolloutIn, toRollout, type RolloutChange } from '../releases/release-store';
 import type { AppSchema } from '../storage/app-schema';
 import type { StorageEngine } from '../storage/storage-engine';
 
 /** Who the audit trail names for a canary tenant:remove ended. */
 export const TENANT_REMOVE_ACTOR = 'tenant:remove';
 
-/** A canary ended with the removal of the last tenant it reached. */
-export interface CanaryEnded {
+/** A canary tenant:remove changed: ended, or the tenant taken out of its list. */
+export interface CanaryChanged {
   remote: string;
   version: string;
+}
+
+/** A canary ended with the removal of the last tenant it reached. */
+export type CanaryEnded = CanaryChanged;
+
+/** What the removal does to the canaries naming the tenant (tenant-removal.ts). */
+export interface CanariesSettled {
+  /** Those that reach nobody without the tenant: ended. */
+  ended: readonly CanaryEnded[];
+  /** Those that go on for others: the tenant taken out of their list. */
+  left: readonly CanaryChanged[];
 }
 
 /**
@@ -27,33 +38,49 @@ export function reachesNobodyWithout(
 }
 
 /**
- * In the removal's transaction: ends every canary that reaches nobody once `id` is removed, each audited `canary-end`
- * by tenant:remove with the reason, as an operator's end is (the hosts stop serving it at their next poll); with
- * `planOnly`, only says which. Rows locked FOR UPDATE on PostgreSQL, where hosts keep writing: a canary an operator
- * changes meanwhile is decided on as it is then.
+ * In the removal's transaction, every canary naming `id`: one that reaches nobody once `id` is removed is ended,
+ * audited `canary-end` by tenant:remove with the reason, as an operator's end is (the hosts stop serving it at their
+ * next poll); one that goes on for others has `id` taken out of its tenants, audited `canary` by tenant:remove with the
+ * reason: kept in the list, it would reach a tenant made later with the same id, which nobody chose for the canary.
+ * With `planOnly`, only says which. Rows locked FOR UPDATE on PostgreSQL, where hosts keep writing: a canary an
+ * operator changes meanwhile is decided on as it is then.
  */
-export async function endCanariesReachingNobody(
+export async function settleCanariesOf(
   db: Kysely<AppSchema>,
   engine: Pick<StorageEngine, 'kind'>,
   id: string,
   tenantIds: readonly string[],
   planOnly: boolean,
-): Promise<CanaryEnded[]> {
+): Promise<CanariesSettled> {
   const query = db.selectFrom('remote_rollouts').selectAll().where('canary_version', 'is not', null).orderBy('remote');
   const rows = await (engine.kind === 'postgres' ? query.forUpdate() : query).execute();
   const ended: CanaryEnded[] = [];
+  const left: CanaryChanged[] = [];
   for (const { remote, active, canary } of rows.map(toRollout)) {
-    if (canary === null || !canary.tenants.includes(id) || !reachesNobodyWithout(canary, tenantIds, id)) continue;
-    ended.push({ remote, version: canary.version });
+    if (canary === null || !canary.tenants.includes(id)) continue;
+    const endIt = reachesNobodyWithout(canary, tenantIds, id);
+    (endIt ? ended : left).push({ remote, version: canary.version });
     if (planOnly) continue;
-    const reason =
-      `tenant "${id}" removed: the canary gave no share of the users and named no tenant still there besides it, ` +
-      'so it reached nobody';
-    await changeRolloutIn(
-      db,
-      { remote, action: 'canary-end', actor: TENANT_REMOVE_ACTOR, next: { active, canary: null }, reason },
-      Date.now(),
-    );
+    const change: RolloutChange = endIt
+      ? {
+          remote,
+          action: 'canary-end',
+          actor: TENANT_REMOVE_ACTOR,
+          next: { active, canary: null },
+          reason:
+            `tenant "${id}" removed: the canary gave no share of the users and named no tenant still there besides ` +
+            'it, so it reached nobody',
+        }
+      : {
+          remote,
+          action: 'canary',
+          actor: TENANT_REMOVE_ACTOR,
+          next: { active, canary: { ...canary, tenants: canary.tenants.filter((tenant) => tenant !== id) } },
+          reason:
+            `tenant "${id}" removed: taken out of the canary's tenants, so that a tenant made later with the id is ` +
+            'not in a canary nobody chose for it',
+        };
+    await changeRolloutIn(db, change, Date.now());
   }
-  return ended;
+  return { ended, left };
 }

@@ -12,14 +12,17 @@ export interface SlotNamingTenant {
   component: string;
 }
 
-/** A canary that names the tenant: every user of it gets the canary. */
+/**
+ * A canary that names the tenant: every user of it gets the canary. The removal ends it, or takes the tenant out of
+ * its list (tenant-canaries.ts).
+ */
 export interface CanaryNamingTenant {
   remote: string;
   version: string;
   percent: number;
   /**
    * The canary gives no share and names no other tenant still there: it would reach nobody once the tenant is gone,
-   * so the removal ends it (tenant-canaries.ts).
+   * so the removal ends it; else the removal takes the tenant out of its list, and it goes on for the others.
    */
   endedWithTenant: boolean;
 }
@@ -27,7 +30,7 @@ export interface CanaryNamingTenant {
 /**
  * What names a tenant outside its own data: the slots of the placements in force and of the saved draft whose rules
  * name it, which stay when it is removed (tenant:remove does not change the placements), and the canaries given to
- * it, which stay unless they would reach nobody without it (those it ends). Read only.
+ * it, which its removal ends (those that would reach nobody without it) or takes it out of. Read only.
  */
 export interface TenantReferences {
   placementsInForce: readonly SlotNamingTenant[];
@@ -98,17 +101,18 @@ export function describeReferences(id: string, references: TenantReferences): st
         `published until they no longer name "${id}".`,
     );
   }
-  for (const canary of references.canaries) {
-    if (canary.endedWithTenant) continue;
-    const after =
-      `it goes on for its other tenants${canary.percent > 0 ? ` and ${canary.percent} % of the users` : ''}, and ` +
-      `is changed only without "${id}" in its tenants`;
-    lines.push(`Named by the canary of ${canary.remote} ${canary.version} (kept): ${after}.`);
-  }
+  // Only the rules are kept naming the id: the canaries are ended or changed (below).
   if (lines.length > 0) {
     lines.push(`A tenant made later with the id "${id}" would be named by them again.`);
   }
-  // Not kept, so not named again by a tenant made later with the id.
+  for (const canary of references.canaries) {
+    if (canary.endedWithTenant) continue;
+    const others = `its other tenants${canary.percent > 0 ? ` and ${canary.percent} % of the users` : ''}`;
+    lines.push(
+      `Named by the canary of ${canary.remote} ${canary.version}, which goes on for ${others}: "${id}" is taken out ` +
+        `of its tenants with the tenant, so that a tenant made later with the id is not in it.`,
+    );
+  }
   for (const canary of references.canaries) {
     if (!canary.endedWithTenant) continue;
     lines.push(

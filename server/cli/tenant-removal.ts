@@ -8,7 +8,7 @@ import type { Tenant } from '../../shared';
 import { FeatureFlagStore } from '../flags/feature-flag-store';
 import { countTenantRecords, deleteTenantRecords } from '../resources/tenant-records';
 import type { StorageEngine } from '../storage/storage-engine';
-import { endCanariesReachingNobody, type CanaryEnded } from './tenant-canaries';
+import { settleCanariesOf, type CanaryChanged, type CanaryEnded } from './tenant-canaries';
 
 /** What a tenant holds of its own: what removing it deletes, and what refuses it without `withData`. */
 export interface TenantData {
@@ -30,6 +30,8 @@ export interface TenantRemoval {
   leftWithoutTenant: readonly string[];
   /** The canaries that reach nobody without it, ended in the same transaction (tenant-canaries.ts). */
   canariesEnded: readonly CanaryEnded[];
+  /** The canaries that go on for others, it taken out of their tenants in the same transaction (tenant-canaries.ts). */
+  canariesLeft: readonly CanaryChanged[];
 }
 
 /** No tenant of that id: `known`, the tenants there are, for the message (unknown-tenants.ts). */
@@ -80,7 +82,8 @@ export function holdsData(data: TenantData): boolean {
  * removed (current-tenant.ts). Placement rules that name the tenant are not changed: a rule needing it then holds
  * for nobody (the placements editor warns of it, and refuses it once changed while still naming it); tenant:remove
  * names them (tenant-references.ts). A canary that reaches nobody without it (no share, no other tenant still there)
- * is ended in the same transaction, audited; one that goes on for others keeps it in its list.
+ * is ended in the same transaction, audited; one that goes on for others has it taken out of its list, audited, so
+ * that a tenant made later with the same id is in no canary nobody chose for it.
  */
 export async function removeTenant(
   engine: StorageEngine,
@@ -106,7 +109,7 @@ export async function removeTenant(
     const data: TenantData = { ...(await countTenantRecords(db, id)), flagSettings: await flags.countOfTenant(id, db) };
     const after = without(before, id);
     const members = before.accounts.filter((account) => before.memberships.get(account.user.id)?.has(id));
-    const found: Omit<TenantRemoval, 'canariesEnded'> = {
+    const found: Omit<TenantRemoval, 'canariesEnded' | 'canariesLeft'> = {
       id: tenant.id,
       name: tenant.name,
       data,
@@ -117,16 +120,17 @@ export async function removeTenant(
     };
     const problem = lastAdministratorProblem(before, after);
     if (problem !== null) throw new LastAdministratorError(problem);
-    if (holdsData(data) && !withData) throw new TenantHoldsDataError({ ...found, canariesEnded: [] });
-    // After the checks: a refused removal ends no canary.
-    const canariesEnded = await endCanariesReachingNobody(db, engine, id, before.tenantIds, planOnly);
-    if (planOnly) return { ...found, canariesEnded };
+    if (holdsData(data) && !withData) throw new TenantHoldsDataError({ ...found, canariesEnded: [], canariesLeft: [] });
+    // After the checks: a refused removal changes no canary.
+    const canaries = await settleCanariesOf(db, engine, id, before.tenantIds, planOnly);
+    const settled = { ...found, canariesEnded: canaries.ended, canariesLeft: canaries.left };
+    if (planOnly) return settled;
 
     await deleteTenantRecords(db, engine.kind, id);
     await flags.unsetTenant(id, db);
     await db.deleteFrom('memberships').where('tenant_id', '=', id).execute();
     await db.deleteFrom('tenants').where('id', '=', id).execute();
-    return { ...found, canariesEnded };
+    return settled;
   });
   if (!planOnly) engine.noteWrite();
   return removal;

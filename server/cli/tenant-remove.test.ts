@@ -58,6 +58,13 @@ async function removeGlobex(testApp: TestApp, run: (args: string[]) => Promise<C
     actor: 'zoe',
     next: { active: '1.0.0', canary: { version: '1.1.0', percent: 0, tenants: ['globex'] } },
   });
+  // One that goes on for acme: globex is taken out of its list, so that a tenant made later as "globex" is not in it.
+  await releases.changeRollout({
+    remote: 'team_records',
+    action: 'canary',
+    actor: 'zoe',
+    next: { active: '1.0.0', canary: { version: '1.2.0', percent: 0, tenants: ['globex', 'acme'] } },
+  });
 
   const refused = await run(['globex', '--yes']);
   expect([refused.code, refused.stdout]).toEqual([1, '']);
@@ -68,6 +75,7 @@ async function removeGlobex(testApp: TestApp, run: (args: string[]) => Promise<C
   expect(refused.stderr).toContain('npm run tenant:remove -- globex --with-data. Nothing was changed.\n');
   expect(await countsOf(app, 'globex')).toEqual(holding);
   expect((await releases.rollout('team_billing')).canary?.tenants).toEqual(['globex']);
+  expect((await releases.rollout('team_records')).canary?.tenants).toEqual(['globex', 'acme']);
 
   const removed = await run(['globex', '--with-data', '--yes']);
   expect([removed.code, removed.stderr]).toEqual([0, '']);
@@ -75,7 +83,8 @@ async function removeGlobex(testApp: TestApp, run: (args: string[]) => Promise<C
     `Removed tenant "globex" (GLOBEX) with 2 memberships (ann, zoe), and its data: 2 records, 1 deleted record ` +
       `still restorable, 1 feature flag setting from ${where}.\nEnded the canary of team_billing 1.1.0, which ` +
       'reached nobody without "globex" (audited canary-end by tenant:remove; the hosts stop serving it at their next ' +
-      'poll).\nLeft in no tenant, so unable to sign in (kept): ann. ',
+      'poll).\nTook "globex" out of the tenants of the canary of team_records 1.2.0, which goes on for the others ' +
+      '(audited canary by tenant:remove).\nLeft in no tenant, so unable to sign in (kept): ann. ',
   );
   expect(await app.tenants.get('globex')).toBeUndefined();
   expect(await countsOf(app, 'globex')).toEqual({ records: 0, deleted: 0, flags: 0, memberships: 0 });
@@ -93,8 +102,26 @@ async function removeGlobex(testApp: TestApp, run: (args: string[]) => Promise<C
         'it, so it reached nobody',
     },
   });
+  expect(await releases.rollout('team_records')).toEqual({
+    remote: 'team_records',
+    active: '1.0.0',
+    canary: { version: '1.2.0', percent: 0, tenants: ['acme'] },
+  });
+  const [left] = await releases.history('team_records');
+  expect(left).toMatchObject({
+    action: 'canary',
+    actor: 'tenant:remove',
+    before: { canary: { version: '1.2.0', percent: 0, tenants: ['globex', 'acme'] } },
+    after: {
+      canary: { version: '1.2.0', percent: 0, tenants: ['acme'] },
+      reason:
+        'tenant "globex" removed: taken out of the canary\'s tenants, so that a tenant made later with the id is not ' +
+        'in a canary nobody chose for it',
+    },
+  });
   await app.releases.snapshot.refresh();
   expect(app.releases.snapshot.rollout('team_billing')?.canary).toBeNull();
+  expect(app.releases.snapshot.rollout('team_records')?.canary?.tenants).toEqual(['acme']);
   // The other tenants keep theirs; the account left in no tenant is kept.
   expect((await countsOf(app, 'acme')).records).toBe(1);
   expect(await app.users.findByUsername('ann')).toBeDefined();
@@ -210,12 +237,14 @@ describe('npm run tenant:remove', () => {
         'changed while it still names "initech" is refused: take "initech" out of each.',
       'Named by rules written in the saved placements draft (kept): Chart of team_records at ' +
         'dashboard-before-cards. It cannot be published until they no longer name "initech".',
-      'Named by the canary of team_other 1.1.0 (kept): it goes on for its other tenants, and is changed only ' +
-        'without "initech" in its tenants.',
-      'Named by the canary of team_records 1.1.0 (kept): it goes on for its other tenants and 10 % of the users, and ' +
-        'is changed only without "initech" in its tenants.',
       'A tenant made later with the id "initech" would be named by them again.',
     ].join('\n');
+    const toLeave = [
+      'Named by the canary of team_other 1.1.0, which goes on for its other tenants: "initech" is taken out of its ' +
+        'tenants with the tenant, so that a tenant made later with the id is not in it.',
+      'Named by the canary of team_records 1.1.0, which goes on for its other tenants and 10 % of the users: ' +
+        '"initech" is taken out of its tenants with the tenant, so that a tenant made later with the id is not in it.',
+    ];
     const toEnd = ['team_billing', 'team_marketing'].map(
       (remote) =>
         `Named by the canary of ${remote} 1.1.0, ended with the tenant: it gives no share of the users and names no ` +
@@ -226,27 +255,36 @@ describe('npm run tenant:remove', () => {
         `Ended the canary of ${remote} 1.1.0, which reached nobody without "initech" (audited canary-end by ` +
         'tenant:remove; the hosts stop serving it at their next poll).',
     );
+    const left = ['team_other', 'team_records'].map(
+      (remote) =>
+        `Took "initech" out of the tenants of the canary of ${remote} 1.1.0, which goes on for the others (audited ` +
+        'canary by tenant:remove).',
+    );
 
     // Said before the question (here: the refusal for want of a terminal), then with what was removed.
     const asked = await run(['initech']);
     expect(asked.code).toBe(1);
-    expect(asked.stderr.startsWith(`${named}\n${toEnd.join('\n')}\nRefused: there is no terminal to confirm on.`)).toBe(
-      true,
-    );
+    const before = `${[named, ...toLeave, ...toEnd].join('\n')}\nRefused: there is no terminal to confirm on.`;
+    expect(asked.stderr.slice(0, before.length)).toBe(before);
     expect((await releases.rollout('team_marketing')).canary).not.toBeNull();
     expect(await run(['initech', '--yes'])).toEqual({
       code: 0,
       stdout:
         `Removed tenant "initech" (Initech) with 0 memberships from ${testApp.databasePath}.\n${named}\n` +
-        `${ended.join('\n')}\n`,
+        `${[...ended, ...left].join('\n')}\n`,
       stderr: '',
     });
     for (const remote of ['team_billing', 'team_marketing']) {
       expect((await releases.rollout(remote)).canary).toBeNull();
     }
-    // The canaries that go on for others keep initech in their list, as before.
-    expect((await releases.rollout('team_other')).canary?.tenants).toEqual(['initech', 'acme']);
-    expect((await releases.rollout('team_records')).canary?.tenants).toEqual(['initech', 'acme']);
+    // The canaries that go on for others lose initech from their list: a tenant made later as "initech" is not in them.
+    expect((await releases.rollout('team_other')).canary).toEqual({ version: '1.1.0', percent: 0, tenants: ['acme'] });
+    expect((await releases.rollout('team_records')).canary).toEqual({
+      version: '1.1.0',
+      percent: 10,
+      tenants: ['acme'],
+    });
+    expect(await releases.history('team_other')).toMatchObject([{ action: 'canary', actor: 'tenant:remove' }, {}]);
   });
 
   it('names only what a tenant holds, never a count of nothing', async () => {

@@ -4,7 +4,8 @@
  * restorable deleted records or feature flag settings is refused, with the counts, unless `--with-data` says to delete
  * them too. Accounts left in no tenant are kept and named (they cannot sign in until given one), as are the placement
  * rules and canaries that name the tenant (tenant-references.ts says what becomes of them: a canary that would reach
- * nobody without it is ended with it, audited). On a terminal it asks first; without one, `--yes` is required.
+ * nobody without it is ended with it, one that goes on for others has it taken out of its tenants, both audited). On
+ * a terminal it asks first; without one, `--yes` is required.
  */
 import { storageSettingsFromEnv } from '../env-config';
 import { LastAdministratorError } from '../auth/administrators';
@@ -79,7 +80,8 @@ async function remove(
 ): Promise<number> {
   const plan = await removeTenant(engine, id, { withData, planOnly: true });
   const flags = withData ? ' --with-data --yes' : ' --yes';
-  // What names the tenant stays (placement rules, canaries) or is ended with it (a canary reaching nobody then): said
+  // What names the tenant stays (placement rules), is ended with it (a canary reaching nobody then) or changed (a
+  // canary going on for others, the tenant taken out of its list): said
   // before the question, and again once removed, so a rule that then holds for nobody, the publish it refuses, or a
   // canary gone from the releases page is no surprise found later.
   const named = describeReferences(plan.id, await readTenantReferences(engine, plan.id));
@@ -97,6 +99,12 @@ async function remove(
     lines.push(
       `Ended the canary of ${remote} ${version}, which reached nobody without "${removed.id}" (audited canary-end by ` +
         `${TENANT_REMOVE_ACTOR}; the hosts stop serving it at their next poll).`,
+    );
+  }
+  for (const { remote, version } of removed.canariesLeft) {
+    lines.push(
+      `Took "${removed.id}" out of the tenants of the canary of ${remote} ${version}, which goes on for the others ` +
+        `(audited canary by ${TENANT_REMOVE_ACTOR}).`,
     );
   }
   if (removed.leftWithoutTenant.length > 0) {
