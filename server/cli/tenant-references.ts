@@ -1,5 +1,7 @@
-import { isPlainObject } from '../../shared';
+import { namesInRule, type VisibilityRule } from '../../shared';
+import { parsePlacements, type DocumentSlot } from '../placements/placements-document';
 import { PlacementsStore } from '../placements/placements-store';
+import { isPublishedRule, publishedRules } from '../placements/rule-names-check';
 import { ReleaseStore } from '../releases/release-store';
 import type { StorageEngine } from '../storage/storage-engine';
 import { reachesNobodyWithout } from './tenant-canaries';
@@ -7,7 +9,6 @@ import { reachesNobodyWithout } from './tenant-canaries';
 /** A slot of a placements document whose `visibleWhen` names the tenant. */
 export interface SlotNamingTenant {
   remote: string;
-  /** The location, or `resource form "<resource>"` for a form slot. */
   location: string;
   component: string;
 }
@@ -52,15 +53,18 @@ export async function readTenantReferences(engine: StorageEngine, id: string): P
     engine.db.selectFrom('tenants').select('id').execute(),
   ]);
   const tenantIds = tenants.map((tenant) => tenant.id);
-  const inForceSlots = latest ? ruledSlots(latest.document) : [];
-  const inForceRules = new Set(inForceSlots.map(ruleKey));
-  const inForce = inForceSlots.filter((slot) => ruleNames(slot.rule, id)).map(named);
-  const drafted =
-    draft && JSON.stringify(draft.document) !== JSON.stringify(latest?.document ?? null)
-      ? ruledSlots(draft.document)
-          .filter((slot) => ruleNames(slot.rule, id) && !inForceRules.has(ruleKey(slot)))
-          .map(named)
-      : [];
+  // Read as the server reads them (parsePlacements, publishedRules): what a host applies, and what a publish takes for
+  // a rule kept or written. Compared as stored JSON, two spellings of one rule (an item given alone or in a list) told
+  // a kept rule for one written, or missed it.
+  const inForce = latest ? parsePlacements(latest.document) : null;
+  const published = publishedRules(inForce);
+  const namingIt = (slot: DocumentSlot) => ruleNamesTenant(slot.slot.placement.visibleWhen, id);
+  const placementsInForce = (inForce?.slots ?? []).filter(namingIt).map(named);
+  const drafted = draft
+    ? parsePlacements(draft.document)
+        .slots.filter((slot) => namingIt(slot) && !isPublishedRule(published, slot))
+        .map(named)
+    : [];
   const canaries = rollouts.flatMap(({ remote, canary }) =>
     canary?.tenants.includes(id)
       ? [
@@ -73,7 +77,7 @@ export async function readTenantReferences(engine: StorageEngine, id: string): P
         ]
       : [],
   );
-  return { placementsInForce: inForce, draft: drafted, canaries };
+  return { placementsInForce, draft: drafted, canaries };
 }
 
 export function namesTenant(references: TenantReferences): boolean {
@@ -123,53 +127,11 @@ export function describeReferences(id: string, references: TenantReferences): st
   return lines;
 }
 
-/** A slot of a placements document with its rule as stored (undefined: none). */
-interface RuledSlot extends SlotNamingTenant {
-  rule: unknown;
-}
-
-function named({ remote, location, component }: RuledSlot): SlotNamingTenant {
-  return { remote, location, component };
-}
-
-/** A slot's rule where it is, as a publish compares a draft's rules with those in force (publishedRules). */
-function ruleKey({ remote, location, component, rule }: RuledSlot): string {
-  return JSON.stringify([remote, location, component, rule ?? null]);
-}
-
-/** The slots of a placements document (as stored: checked when published, read here without trusting it). */
-function ruledSlots(document: unknown): RuledSlot[] {
-  if (!isPlainObject(document) || !Array.isArray(document.remotes)) return [];
-  return document.remotes.flatMap((entry) => {
-    if (!isPlainObject(entry) || typeof entry.name !== 'string') return [];
-    const remote = entry.name;
-    const inLists = (lists: unknown, where: (key: string) => string) =>
-      isPlainObject(lists)
-        ? Object.entries(lists).flatMap(([key, slots]) =>
-            Array.isArray(slots)
-              ? slots.flatMap((slot) =>
-                  isPlainObject(slot)
-                    ? [{ remote, location: where(key), component: String(slot.component), rule: slot.visibleWhen }]
-                    : [],
-                )
-              : [],
-          )
-        : [];
-    return [
-      ...inLists(entry.slots, (location) => location),
-      ...inLists(entry.forms, (resource) => `resource form "${resource}"`),
-    ];
-  });
+function named({ remote, location, slot }: DocumentSlot): SlotNamingTenant {
+  return { remote, location: location.value, component: slot.component };
 }
 
 /** Whether a rule names the tenant in a `tenants` list, at any depth of `$all`, `$any` and `$not`. */
-function ruleNames(rule: unknown, id: string): boolean {
-  if (!isPlainObject(rule)) return false;
-  if (Array.isArray(rule.tenants) && rule.tenants.includes(id)) return true;
-  const parts = [
-    ...(Array.isArray(rule.$all) ? rule.$all : []),
-    ...(Array.isArray(rule.$any) ? rule.$any : []),
-    ...(rule.$not === undefined ? [] : [rule.$not]),
-  ];
-  return parts.some((part) => ruleNames(part, id));
+function ruleNamesTenant(rule: VisibilityRule | undefined, id: string): boolean {
+  return rule !== undefined && namesInRule(rule, 'tenants').some(({ names }) => names.includes(id));
 }

@@ -190,11 +190,12 @@ describe('npm run tenant:remove', () => {
             name: 'team_marketing',
             slots: {
               'dashboard-before-cards': [
-                { component: 'Banner', visibleWhen: { tenants: ['initech'] } },
                 { component: 'Promo', visibleWhen: { tenants: ['acme'] } },
+                { component: 'Hint', visibleWhen: rule(['globex', 'initech']) },
               ],
+              // An item given alone, not in a list: a host reads it as a list of one, and so does the command.
+              'dashboard-after-cards': { component: 'Banner', visibleWhen: { tenants: ['initech'] } },
             },
-            forms: { notes: [{ component: 'NoteHint', visibleWhen: rule(['globex', 'initech']) }] },
           },
         ],
       },
@@ -204,13 +205,14 @@ describe('npm run tenant:remove', () => {
       checkedAgainst: 0,
       setDraft: false,
     });
-    // A draft saved since, not published: the rules written there are named apart; Banner's, kept as in force, is not.
+    // A draft saved since, not published: the rules written there are named apart; Banner's, kept as in force, is not,
+    // though spelt otherwise (in a list): a publish, comparing rules as read, takes it for kept (a warning only).
     const drafted = { component: 'Chart', visibleWhen: { tenants: ['initech'] } };
     const kept = { component: 'Banner', priority: 5, visibleWhen: { tenants: ['initech'] } };
     await new PlacementsStore(engine).saveDraft(
       {
         remotes: [
-          { name: 'team_marketing', slots: { 'dashboard-before-cards': [kept] } },
+          { name: 'team_marketing', slots: { 'dashboard-after-cards': [kept] } },
           { name: 'team_records', slots: { 'dashboard-before-cards': [drafted] } },
         ],
       },
@@ -231,8 +233,8 @@ describe('npm run tenant:remove', () => {
     // Only tenants, one of them still there: it goes on for acme.
     await canary('team_other', 0, ['initech', 'acme']);
     const named = [
-      'Named by the rules of the placements in force (kept): Banner of team_marketing at dashboard-before-cards, ' +
-        'NoteHint of team_marketing at resource form "notes". A rule that needs "initech" then holds for nobody. ' +
+      'Named by the rules of the placements in force (kept): Hint of team_marketing at dashboard-before-cards, ' +
+        'Banner of team_marketing at dashboard-after-cards. A rule that needs "initech" then holds for nobody. ' +
         'Publishing other changes goes on (the placements editor shows each such rule with a warning), but a rule ' +
         'changed while it still names "initech" is refused: take "initech" out of each.',
       'Named by rules written in the saved placements draft (kept): Chart of team_records at ' +

@@ -50,6 +50,18 @@ export function publishedRules(published: ParsedPlacements | null): PublishedRul
 }
 
 /**
+ * Whether a slot's rule is one of the published rules, compared as publishedRules keeps them: as read (parsed), not as
+ * spelt. tenant:remove tells a draft's rules written from those kept by the same test (server/cli/tenant-references.ts).
+ */
+export function isPublishedRule(
+  published: PublishedRules,
+  { remote, location, slot }: Pick<ParsedPlacements['slots'][number], 'remote' | 'location' | 'slot'>,
+): boolean {
+  const rule = slot.placement.visibleWhen;
+  return rule !== undefined && published.has(ruleKey(remote, location, slot.component, rule));
+}
+
+/**
  * What a problem of a published rule's unknown names adds: why it does not stop a publish, and what to do. The
  * editor shows it at the slot's Shown when field, the card marking it a warning.
  */
@@ -99,7 +111,7 @@ export function unknownRuleNameProblems(
   return parsed.slots.flatMap(({ remote, location, index, slot }) => {
     const rule = slot.placement.visibleWhen;
     if (rule === undefined) return [];
-    const published = known.published?.has(ruleKey(remote, location, slot.component, rule)) === true;
+    const published = known.published !== undefined && isPublishedRule(known.published, { remote, location, slot });
     return unknownNamesIn(rule, known, readable).map(
       (message): PlacementProblem => ({
         remote,
