@@ -1,9 +1,14 @@
+import path from 'node:path';
 import { namesInRule, type VisibilityRule } from '../../shared';
+import { DEFAULT_DIST_DIR } from '../app-options';
+import { RemotesConfigError } from '../config/remotes-config-error';
+import { loadRemotesConfig } from '../remotes/remotes-config';
 import { parsePlacements, type DocumentSlot } from '../placements/placements-document';
 import { PlacementsStore } from '../placements/placements-store';
 import { isPublishedRule, publishedRules } from '../placements/rule-names-check';
 import { ReleaseStore } from '../releases/release-store';
 import type { StorageEngine } from '../storage/storage-engine';
+import { nextCommand } from './next-command';
 import { reachesNobodyWithout } from './tenant-canaries';
 
 /** A slot of a placements document whose `visibleWhen` names the tenant. */
@@ -42,9 +47,33 @@ export interface TenantReferences {
    */
   draft: readonly SlotNamingTenant[];
   canaries: readonly CanaryNamingTenant[];
+  /** The rules of REMOTES_CONFIG naming it, as this process reads the file: kept, the command cannot change it. */
+  configured: ConfiguredRulesNamingTenant;
 }
 
-export async function readTenantReferences(engine: StorageEngine, id: string): Promise<TenantReferences> {
+/** The rules of REMOTES_CONFIG naming a tenant, as this process can read the file. */
+export interface ConfiguredRulesNamingTenant {
+  /** The file read (absolute), or null when REMOTES_CONFIG is not set here. */
+  file: string | null;
+  slots: readonly SlotNamingTenant[];
+  /** Why the file could not be read here (its rules then unknown), or null. */
+  problem: string | null;
+}
+
+/**
+ * Said of rules placed by code, which no command can read: they are in the application's code, not in data. A host
+ * logs them (rule-names-check.ts's ruleNamesWarner).
+ */
+export const CODE_RULES_NOT_READ =
+  'Rules placed by code (registerSlots) are not read by this command: a host logs each one naming a tenant that ' +
+  'does not exist at its next start (and when the slots in force change); take the tenant out of them there.';
+
+/** `env`: where REMOTES_CONFIG is read from (readConfiguredRules), this process's environment by default. */
+export async function readTenantReferences(
+  engine: StorageEngine,
+  id: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<TenantReferences> {
   const placements = new PlacementsStore(engine);
   const [latest, draft, rollouts, tenants] = await Promise.all([
     placements.latest(),
@@ -58,7 +87,7 @@ export async function readTenantReferences(engine: StorageEngine, id: string): P
   // a kept rule for one written, or missed it.
   const inForce = latest ? parsePlacements(latest.document) : null;
   const published = publishedRules(inForce);
-  const namingIt = (slot: DocumentSlot) => ruleNamesTenant(slot.slot.placement.visibleWhen, id);
+  const namingIt = namingTenant(id);
   const placementsInForce = (inForce?.slots ?? []).filter(namingIt).map(named);
   const drafted = draft
     ? parsePlacements(draft.document)
@@ -77,11 +106,12 @@ export async function readTenantReferences(engine: StorageEngine, id: string): P
         ]
       : [],
   );
-  return { placementsInForce, draft: drafted, canaries };
+  return { placementsInForce, draft: drafted, canaries, configured: readConfiguredRules(env, id) };
 }
 
 export function namesTenant(references: TenantReferences): boolean {
-  return references.placementsInForce.length + references.draft.length + references.canaries.length > 0;
+  const { placementsInForce, draft, canaries, configured } = references;
+  return placementsInForce.length + draft.length + canaries.length + configured.slots.length > 0;
 }
 
 /**
@@ -105,9 +135,22 @@ export function describeReferences(id: string, references: TenantReferences): st
         `published until they no longer name "${id}".`,
     );
   }
+  const { configured } = references;
+  if (configured.slots.length > 0) {
+    lines.push(
+      `Named by rules of REMOTES_CONFIG ${configured.file} (kept: the command does not change the file): ` +
+        `${slots(configured.slots)}. A rule that needs "${id}" then holds for nobody: take "${id}" out of each in ` +
+        `the file, then ${nextCommand('remotes:reload')}.`,
+    );
+  }
   // Only the rules are kept naming the id: the canaries are ended or changed (below).
   if (lines.length > 0) {
     lines.push(`A tenant made later with the id "${id}" would be named by them again.`);
+  }
+  if (configured.problem !== null) {
+    lines.push(
+      `REMOTES_CONFIG ${configured.file} could not be read here, so its rules were not looked at: ${configured.problem}`,
+    );
   }
   for (const canary of references.canaries) {
     if (canary.endedWithTenant) continue;
@@ -127,11 +170,39 @@ export function describeReferences(id: string, references: TenantReferences): st
   return lines;
 }
 
-function named({ remote, location, slot }: DocumentSlot): SlotNamingTenant {
+/**
+ * The slots of REMOTES_CONFIG whose rules name the tenant, the file read with this process's settings by the function
+ * the hosts use (loadRemotesConfig, as remotes-reload-check.ts reads it). Read as in development: that mode only refuses
+ * more entries, which changes no rule, so a file a host of either mode takes is read. The command runs elsewhere than
+ * the hosts, so the file is named: a host given another REMOTES_CONFIG reads its own.
+ */
+export function readConfiguredRules(
+  env: NodeJS.ProcessEnv,
+  id: string,
+  cwd: string = process.cwd(),
+): ConfiguredRulesNamingTenant {
+  const configured = env.REMOTES_CONFIG?.trim();
+  if (!configured) return { file: null, slots: [], problem: null };
+  const file = path.resolve(cwd, configured);
+  const frontendDir = env.FRONTEND_DIR?.trim();
+  const distDir = frontendDir ? path.resolve(cwd, frontendDir) : DEFAULT_DIST_DIR;
+  try {
+    const { slots } = loadRemotesConfig({ env, cwd, distDir, production: false });
+    return { file, slots: slots.filter(namingTenant(id)).map(named), problem: null };
+  } catch (error) {
+    if (error instanceof RemotesConfigError) return { file, slots: [], problem: error.message };
+    throw error;
+  }
+}
+
+function named({ remote, location, slot }: Pick<DocumentSlot, 'remote' | 'location' | 'slot'>): SlotNamingTenant {
   return { remote, location: location.value, component: slot.component };
 }
 
-/** Whether a rule names the tenant in a `tenants` list, at any depth of `$all`, `$any` and `$not`. */
-function ruleNamesTenant(rule: VisibilityRule | undefined, id: string): boolean {
-  return rule !== undefined && namesInRule(rule, 'tenants').some(({ names }) => names.includes(id));
+/** Whether a slot's rule names the tenant in a `tenants` list, at any depth of `$all`, `$any` and `$not`. */
+function namingTenant(id: string): (placed: Pick<DocumentSlot, 'slot'>) => boolean {
+  return ({ slot }) => {
+    const rule: VisibilityRule | undefined = slot.placement.visibleWhen;
+    return rule !== undefined && namesInRule(rule, 'tenants').some(({ names }) => names.includes(id));
+  };
 }

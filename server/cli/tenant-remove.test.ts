@@ -1,4 +1,6 @@
+import fs from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
 import { sql } from 'kysely';
 import request from 'supertest';
 import { OPERATOR_ROLE, type JsonValue, type MePayload } from '../../shared';
@@ -9,6 +11,7 @@ import type { App } from '../app';
 import { PlacementsStore } from '../placements/placements-store';
 import { ReleaseStore } from '../releases/release-store';
 import type { SqliteEngine } from '../storage/sqlite-engine';
+import { CODE_RULES_NOT_READ } from './tenant-references';
 
 jest.setTimeout(90_000);
 
@@ -81,7 +84,8 @@ async function removeGlobex(testApp: TestApp, run: (args: string[]) => Promise<C
   expect([removed.code, removed.stderr]).toEqual([0, '']);
   expect(removed.stdout).toContain(
     `Removed tenant "globex" (GLOBEX) with 2 memberships (ann, zoe), and its data: 2 records, 1 deleted record ` +
-      `still restorable, 1 feature flag setting from ${where}.\nEnded the canary of team_billing 1.1.0, which ` +
+      `still restorable, 1 feature flag setting from ${where}.\n${CODE_RULES_NOT_READ}\nEnded the canary of ` +
+      'team_billing 1.1.0, which ' +
       'reached nobody without "globex" (audited canary-end by tenant:remove; the hosts stop serving it at their next ' +
       'poll).\nTook "globex" out of the tenants of the canary of team_records 1.2.0, which goes on for the others ' +
       '(audited canary by tenant:remove).\nLeft in no tenant, so unable to sign in (kept): ann. ',
@@ -168,14 +172,14 @@ describe('npm run tenant:remove', () => {
     const refused = await run(['initech']);
     expect([refused.code, refused.stdout]).toEqual([1, '']);
     expect(refused.stderr).toBe(
-      `Refused: there is no terminal to confirm on. Run it in a terminal to be asked, or add --yes ` +
+      `${CODE_RULES_NOT_READ}\nRefused: there is no terminal to confirm on. Run it in a terminal to be asked, or add --yes ` +
         `(DATABASE_PATH=${testApp.databasePath} npm run tenant:remove -- initech --yes) to remove without being ` +
         'asked. Nothing was changed.\n',
     );
     expect(await testApp.app.tenants.get('initech')).toBeDefined();
     expect(await run(['initech', '--yes'])).toEqual({
       code: 0,
-      stdout: `Removed tenant "initech" (Initech) with 0 memberships from ${testApp.databasePath}.\n`,
+      stdout: `Removed tenant "initech" (Initech) with 0 memberships from ${testApp.databasePath}.\n${CODE_RULES_NOT_READ}\n`,
       stderr: '',
     });
   });
@@ -266,14 +270,16 @@ describe('npm run tenant:remove', () => {
     // Said before the question (here: the refusal for want of a terminal), then with what was removed.
     const asked = await run(['initech']);
     expect(asked.code).toBe(1);
-    const before = `${[named, ...toLeave, ...toEnd].join('\n')}\nRefused: there is no terminal to confirm on.`;
+    const before =
+      `${[named, ...toLeave, ...toEnd, CODE_RULES_NOT_READ].join('\n')}\n` +
+      'Refused: there is no terminal to confirm on.';
     expect(asked.stderr.slice(0, before.length)).toBe(before);
     expect((await releases.rollout('team_marketing')).canary).not.toBeNull();
     expect(await run(['initech', '--yes'])).toEqual({
       code: 0,
       stdout:
         `Removed tenant "initech" (Initech) with 0 memberships from ${testApp.databasePath}.\n${named}\n` +
-        `${[...ended, ...left].join('\n')}\n`,
+        `${[CODE_RULES_NOT_READ, ...ended, ...left].join('\n')}\n`,
       stderr: '',
     });
     for (const remote of ['team_billing', 'team_marketing']) {
@@ -287,6 +293,52 @@ describe('npm run tenant:remove', () => {
       tenants: ['acme'],
     });
     expect(await releases.history('team_other')).toMatchObject([{ action: 'canary', actor: 'tenant:remove' }, {}]);
+  });
+
+  it('names the rules of REMOTES_CONFIG naming the tenant as kept, and says what it cannot read', async () => {
+    const file = path.join(testApp.dir.path, 'remotes.json');
+    const env = { DATABASE_PATH: testApp.databasePath, DATABASE_URL: '', REMOTES_CONFIG: file };
+    const runWithFile = (args: string[]) => runServerCommand('tenant-remove.ts', args, env);
+    // A file a host would not read: said, and the removal is not held up by it.
+    fs.writeFileSync(file, '{ "remotes": [');
+    const unread = await runWithFile(['initech']);
+    expect(unread.stderr).toMatch(
+      new RegExp(`^REMOTES_CONFIG ${file} could not be read here, so its rules were not looked at: .+\n`),
+    );
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        remotes: [
+          {
+            name: 'team_billing',
+            entry: 'http://127.0.0.1:9/mf-manifest.json',
+            components: ['Banner', 'Promo'],
+            slots: {
+              'dashboard-before-cards': [
+                { component: 'Banner', visibleWhen: { $not: { tenants: ['acme', 'initech'] } } },
+                { component: 'Promo', visibleWhen: { tenants: ['acme'] } },
+              ],
+            },
+          },
+        ],
+      }),
+    );
+    const named =
+      `Named by rules of REMOTES_CONFIG ${file} (kept: the command does not change the file): Banner of ` +
+      'team_billing at dashboard-before-cards. A rule that needs "initech" then holds for nobody: take "initech" out ' +
+      `of each in the file, then DATABASE_PATH=${testApp.databasePath} npm run remotes:reload.\n` +
+      'A tenant made later with the id "initech" would be named by them again.\n' +
+      `${CODE_RULES_NOT_READ}\n`;
+    const asked = await runWithFile(['initech']);
+    expect([asked.code, asked.stderr.slice(0, named.length)]).toEqual([1, named]);
+    const removed = await runWithFile(['initech', '--yes']);
+    expect(removed).toEqual({
+      code: 0,
+      stdout: `Removed tenant "initech" (Initech) with 0 memberships from ${testApp.databasePath}.\n${named}`,
+      stderr: '',
+    });
+    // The help says it too.
+    expect((await runWithFile(['--help'])).stdout).toContain(CODE_RULES_NOT_READ);
   });
 
   it('names only what a tenant holds, never a count of nothing', async () => {

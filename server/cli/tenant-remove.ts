@@ -3,9 +3,10 @@
  * DATABASE_URL, else the SQLite file at DATABASE_PATH) with its memberships. A tenant that still holds records,
  * restorable deleted records or feature flag settings is refused, with the counts, unless `--with-data` says to delete
  * them too. Accounts left in no tenant are kept and named (they cannot sign in until given one), as are the placement
- * rules and canaries that name the tenant (tenant-references.ts says what becomes of them: a canary that would reach
- * nobody without it is ended with it, one that goes on for others has it taken out of its tenants, both audited). On
- * a terminal it asks first; without one, `--yes` is required.
+ * rules (stored, and REMOTES_CONFIG's as this process reads it; not code's, which it cannot read) and canaries that
+ * name the tenant (tenant-references.ts says what becomes of them: a canary that would reach nobody without it is
+ * ended with it, one that goes on for others has it taken out of its tenants, both audited). On a terminal it asks
+ * first; without one, `--yes` is required.
  */
 import { storageSettingsFromEnv } from '../env-config';
 import { LastAdministratorError } from '../auth/administrators';
@@ -25,7 +26,7 @@ import { lastAdministratorMessage } from './last-administrator-message';
 import { nextCommand } from './next-command';
 import { runCommand } from './run-command';
 import { TENANT_REMOVE_ACTOR } from './tenant-canaries';
-import { describeReferences, readTenantReferences } from './tenant-references';
+import { CODE_RULES_NOT_READ, describeReferences, readTenantReferences } from './tenant-references';
 import { unknownTenantsMessage } from './unknown-tenants';
 import { withStorage } from './with-storage';
 
@@ -84,8 +85,9 @@ async function remove(
   // canary going on for others, the tenant taken out of its list): said
   // before the question, and again once removed, so a rule that then holds for nobody, the publish it refuses, or a
   // canary gone from the releases page is no surprise found later.
-  const named = describeReferences(plan.id, await readTenantReferences(engine, plan.id));
-  if (!yes && named.length > 0) process.stderr.write(`${named.join('\n')}\n`);
+  // Rules placed by code are in the application, which a command does not load: said every time, as what it cannot see.
+  const named = [...describeReferences(plan.id, await readTenantReferences(engine, plan.id)), CODE_RULES_NOT_READ];
+  if (!yes) process.stderr.write(`${named.join('\n')}\n`);
   const confirmation = await confirmRemoval(`Remove ${describe(plan)} from ${where}?`, yes);
   if (confirmation !== 'confirmed') {
     process.stderr.write(`${notConfirmedMessage(confirmation, nextCommand('tenant:remove', `${plan.id}${flags}`))}\n`);
@@ -94,7 +96,7 @@ async function remove(
   // Checked and counted again in the removing transaction: an answer typed slowly may follow another change.
   const removed = await removeTenant(engine, plan.id, { withData });
   const lines = [`Removed ${describe(removed)} from ${where}.`];
-  lines.push(...describeReferences(removed.id, await readTenantReferences(engine, removed.id)));
+  lines.push(...describeReferences(removed.id, await readTenantReferences(engine, removed.id)), CODE_RULES_NOT_READ);
   for (const { remote, version } of removed.canariesEnded) {
     lines.push(
       `Ended the canary of ${remote} ${version}, which reached nobody without "${removed.id}" (audited canary-end by ` +
@@ -129,5 +131,7 @@ function describe(removal: TenantRemoval): string {
 runCommand(
   'tenant:remove',
   () => main(process.argv.slice(2)),
-  `Removes a tenant with its memberships (with --with-data, its records and flag settings too).\n${TENANT_REMOVE_USAGE}`,
+  'Removes a tenant with its memberships (with --with-data, its records and flag settings too). Names what names ' +
+    'the tenant: the placement rules stored in the database and those of REMOTES_CONFIG as read here (kept), the ' +
+    `canaries (ended, or the tenant taken out of their tenants). ${CODE_RULES_NOT_READ}\n${TENANT_REMOVE_USAGE}`,
 );
