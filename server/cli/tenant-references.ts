@@ -172,9 +172,10 @@ export function describeReferences(id: string, references: TenantReferences): st
 
 /**
  * The slots of REMOTES_CONFIG whose rules name the tenant, the file read with this process's settings by the function
- * the hosts use (loadRemotesConfig, as remotes-reload-check.ts reads it). Read as in development: that mode only refuses
- * more entries, which changes no rule, so a file a host of either mode takes is read. The command runs elsewhere than
- * the hosts, so the file is named: a host given another REMOTES_CONFIG reads its own.
+ * the hosts use (loadRemotesConfig, as remotes-reload-check.ts reads it). Read as in development, which differs from
+ * production only in refusing fewer entries (plain http off this machine), none of them a rule: a file a host of
+ * either mode takes is read. The command runs elsewhere than the hosts, so the file is named: a host given another
+ * REMOTES_CONFIG reads its own.
  */
 export function readConfiguredRules(
   env: NodeJS.ProcessEnv,
