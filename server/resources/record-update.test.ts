@@ -5,6 +5,7 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type request from 'supertest';
 import {
+  RECORD_RESTORE_WINDOW_MS,
   UNCHANGED_FIELDS_KEY,
   type BulkRecordPayload,
   type ErrorBody,
@@ -371,5 +372,28 @@ function recordCases(twoHosts: () => Promise<[DemoTestApp, DemoTestApp]>): void 
     const again = (await send().expect(200)).body as BulkRecordPayload;
     expect(again.results).toEqual(first.results);
     expect(again.results.map((result) => result.ok)).toEqual([true, true]);
+    expect(again.restorableUntil).toBe(first.restorableUntil);
+  });
+
+  it('answers a bulk delete sent again with the deadline of the first delete, not one counted from now', async () => {
+    const records = [await newArticle(), await newArticle()];
+    const ids = records.map((record) => record.id);
+    const admin = await hosts[0].app.users.findByUsername('admin');
+    // Its first answer lost half a minute ago (the records deleted then by this account, as the route deletes them,
+    // the earlier one first): sent again now, it answers the deadline that answer gave, the earliest deletion's.
+    const deletedAt = Date.now() - RESENT_DELETE_WINDOW_MS / 2;
+    for (const [index, id] of ids.entries()) {
+      await hosts[0].app.records.delete('acme', 'articles', id, { now: deletedAt + index, deletedBy: admin!.id });
+    }
+    const again = await (await signedInAgent(hosts[1].app))
+      .post('/api/resources/articles/records/bulk')
+      .send({ action: 'delete', ids })
+      .expect(200);
+    const payload = again.body as BulkRecordPayload;
+    expect(payload.results).toEqual(records.map((record) => ({ id: record.id, ok: true, record })));
+    expect(payload.restorableUntil).toBe(deletedAt + RECORD_RESTORE_WINDOW_MS);
+    // As a DELETE of one of them says.
+    const one = (await agent.delete(url(ids[0]!)).expect(200)).body as RecordDeletedPayload;
+    expect(one.restorableUntil).toBe(payload.restorableUntil);
   });
 }

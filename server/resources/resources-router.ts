@@ -443,11 +443,18 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
         const ids = 'ids' in bulk.named ? bulk.named.ids : await idsMatching(tenant, resource, bulk.named.query);
         let payload: BulkRecordPayload;
         if (bulk.action === 'delete') {
+          // Until when every record deleted here can be restored: the earliest of their deadlines, each from its
+          // stored deletion time, so a bulk delete sent again (its records answered as deleted before) answers the
+          // deadline the first answer gave, not one counted from now.
+          const deadlines: number[] = [];
+          const results = await runBulk(ids, async (id) => {
+            const { deleted, restorableUntil } = await deleteRecord(tenant, resource, id, req.user?.id ?? null);
+            deadlines.push(restorableUntil);
+            return { record: deleted };
+          });
           payload = {
-            results: await runBulk(ids, async (id) => ({
-              record: (await deleteRecord(tenant, resource, id, req.user?.id ?? null)).deleted,
-            })),
-            restorableUntil: Date.now() + RECORD_RESTORE_WINDOW_MS,
+            results,
+            restorableUntil: deadlines.length > 0 ? Math.min(...deadlines) : Date.now() + RECORD_RESTORE_WINDOW_MS,
           };
         } else if (bulk.action === 'restore') {
           payload = {
