@@ -22,9 +22,13 @@ import { RELEASE_REFUSALS } from './release-refusals';
 const TIMEOUT_MS = 500;
 const DESCRIPTOR = { name: 'team_billing', components: ['InvoiceBanner'] };
 
-/** The team's origin: `/<version>/<file>` of every version folder, but those deleted (404) or silent (no answer). */
+/**
+ * The team's origin: `/<version>/<file>` of every version folder, but those deleted (404), deleted from a storage
+ * such as S3 that may not list its folder to the reader (403), or silent (no answer).
+ */
 let origin: HttpFixtureServer;
 let deleted: Set<string>;
+let forbidden: Set<string>;
 let silent: Set<string>;
 /** Version -> the manifest its folder serves, in place of the build's. */
 let manifests: Map<string, unknown>;
@@ -40,6 +44,7 @@ const entryOf = (version: string) => `${origin.url}/${version}/mf-manifest.json`
 const serve: FixtureHandler = (req, res) => {
   const [, version = '', file = ''] = /^\/([\w.-]+)\/(.+)$/.exec(req.url ?? '') ?? [];
   if (silent.has(version)) return;
+  if (forbidden.has(version)) return void res.writeHead(403).end();
   const manifest = manifests.get(version) ?? fakeManifest('team_billing', ['InvoiceBanner']);
   const answer = deleted.has(version)
     ? undefined
@@ -56,6 +61,7 @@ const serve: FixtureHandler = (req, res) => {
 
 beforeEach(async () => {
   deleted = new Set();
+  forbidden = new Set();
   silent = new Set();
   manifests = new Map();
   entryAnswers = new Map();
@@ -117,9 +123,12 @@ describe('putting a release in force', () => {
   it('refuses a rollback, an activation and a canary of a release whose folder was deleted, and changes nothing', async () => {
     deleted.add('1.0.0');
     const entriesBefore = await history();
+    // What to deploy where, as a publish refused for the same file says it.
     const refusal =
       `Release "1.0.0" of "team_billing" cannot be loaded: its mf-manifest.json cannot be read: ${entryOf('1.0.0')} ` +
-      `answered 404. Nothing changed: release "4.0.0" stays in force. ${RELEASE_REFUSALS.unloadableRelease}`;
+      `answered 404. Nothing changed: release "4.0.0" stays in force. Deploy the release's files (the whole dist/ ` +
+      `folder of its build) to ${origin.url}/1.0.0/ again, so that ${entryOf('1.0.0')} answers, then try again. ` +
+      RELEASE_REFUSALS.orAnotherRelease;
     for (const [action, body] of [
       ['rollback', { version: '1.0.0' }],
       ['activate', { version: '1.0.0' }],
@@ -137,6 +146,28 @@ describe('putting a release in force', () => {
     await operator.post('/api/remotes/team_billing/rollback').send({ version: '2.0.0' }).expect(200);
     expect(filesAsked(asked)).toEqual(['/2.0.0/mf-manifest.json', '/2.0.0/remoteEntry.js']);
     expect(await servedEntry()).toBe(entryOf('2.0.0'));
+  });
+
+  it('refuses putting in force a release whose storage answers 403, saying the file may be missing and where it goes', async () => {
+    forbidden.add('2.0.0');
+    await operator.post('/api/remotes/team_billing/canary').send({ version: '1.0.0', percent: 10 }).expect(200);
+    const refusal =
+      `Release "2.0.0" of "team_billing" cannot be loaded: its mf-manifest.json cannot be read: ${entryOf('2.0.0')} ` +
+      'answered 403. Nothing changed: release "4.0.0" stays in force, with its canary "1.0.0". The file may be ' +
+      'missing: a storage such as S3 answers 403 for a file it does not hold when it may not list its folder to the ' +
+      "reader. If it is not there any more, deploy the release's files (the whole dist/ folder of its build) to " +
+      `${origin.url}/2.0.0/ again, so that ${entryOf('2.0.0')} answers, then try again; if it is, have the storage ` +
+      "let anyone read the release's files, as the pages load them without credentials. " +
+      RELEASE_REFUSALS.orAnotherRelease;
+    for (const [action, body] of [
+      ['rollback', { version: '2.0.0' }],
+      ['activate', { version: '2.0.0' }],
+      ['canary', { version: '2.0.0', percent: 10 }],
+    ] as const) {
+      const refused = await operator.post(`/api/remotes/team_billing/${action}`).send(body).expect(400);
+      expect(refused.body).toEqual({ error: { code: 'invalid_request', message: refusal } });
+    }
+    expect(await inDatabase()).toMatchObject({ active: '4.0.0', canary: { version: '1.0.0' } });
   });
 
   it('refuses one whose entry script is now the origin’s fallback page, naming the canary that stays', async () => {

@@ -1,6 +1,7 @@
 import type { RemoteRelease, RemoteRollout } from '../../shared';
 import type { TraceContext } from '../observability/trace-context';
 import type { ReleaseFilesCheck } from './release-files-check';
+import { notDeployedStep } from './release-not-deployed';
 import { RELEASE_REFUSALS } from './release-refusals';
 
 /** How the audit trail's `reason` of a change starts when the release's origin did not answer the server. */
@@ -38,9 +39,12 @@ export async function releaseFilesVerdict(
   const canary = before.canary === null ? '' : `, with its canary "${before.canary.version}"`;
   const stays =
     before.active === null ? 'no release is in force' : `release "${before.active}" stays in force${canary}`;
+  // A file not there (deleted since it was published, or its folder not whole) is told as a publish tells it.
+  const step = notDeployedStep(problem.errorAnswer, 'in force');
+  const next = step === null ? RELEASE_REFUSALS.unloadableRelease : `${step} ${RELEASE_REFUSALS.orAnotherRelease}`;
   return {
     refused:
       `Release "${release.version}" of "${release.remote}" cannot be loaded: ${problem.message}. Nothing changed: ` +
-      `${stays}. ${RELEASE_REFUSALS.unloadableRelease}`,
+      `${stays}. ${next}`,
   };
 }

@@ -9,9 +9,15 @@ export const RELEASE_REFUSALS = {
   canaryOfNobody: 'A canary needs a share above 0 % or a tenant: 0 % and no tenant gives it to nobody.',
   /**
    * What to do about a release whose files its origin answers cannot load (release-files-refusal.ts), after what
-   * was asked, what it answered and what stays in force.
+   * was asked, what it answered and what stays in force; a file not there (403, 404, 410) is told what to deploy
+   * where instead, then orAnotherRelease.
    */
   unloadableRelease:
     "Have its origin serve the release's files as it did when they were published (CORS included), or choose " +
     'another release.',
+  /**
+   * After the step a file not there asks for (release-not-deployed.ts, as a publish says it) when a release is put in
+   * force: the other way out.
+   */
+  orAnotherRelease: 'Or choose another release.',
 } as const;

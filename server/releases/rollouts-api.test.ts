@@ -83,6 +83,9 @@ beforeEach(() => {
   judged.length = 0;
 });
 afterEach(async () => {
+  // The origin is the file's: a test failing before it puts its files back must not fail the next ones too.
+  origin.missing.clear();
+  origin.unanswered.clear();
   await testApp?.close();
 });
 
@@ -459,10 +462,12 @@ describe("an operator's actions on the plan", () => {
     await operator.post('/api/remotes/team_billing/rollouts').send(PLAN).expect(201);
     origin.missing.add('/v2/mf-manifest.json');
     const refused = await operator.post('/api/remotes/team_billing/rollouts/current/promote').expect(400);
+    // What to deploy where, as a publish refused for the same file says it.
     expect(refused.body.error.message).toBe(
       `Release "v2" of "team_billing" cannot be loaded: its mf-manifest.json cannot be read: ${originUrl}/v2/` +
-        'mf-manifest.json answered 404. Nothing changed: release "v1" stays in force, with its canary "v2". ' +
-        RELEASE_REFUSALS.unloadableRelease,
+        'mf-manifest.json answered 404. Nothing changed: release "v1" stays in force, with its canary "v2". Deploy ' +
+        `the release's files (the whole dist/ folder of its build) to ${originUrl}/v2/ again, so that ${originUrl}/` +
+        `v2/mf-manifest.json answers, then try again. ${RELEASE_REFUSALS.orAnotherRelease}`,
     );
     expect(await planNow()).toMatchObject({ state: 'running', step: 0 });
     expect(await app.releases.store.rollout('team_billing')).toMatchObject({ active: 'v1', canary: { version: 'v2' } });
@@ -471,6 +476,21 @@ describe("an operator's actions on the plan", () => {
     origin.missing.clear();
     await operator.post('/api/remotes/team_billing/rollouts/current/promote').expect(200);
     expect(await app.releases.store.rollout('team_billing')).toMatchObject({ active: 'v2', canary: null });
+  });
+
+  it('start asks the release’s files first, as a canary does: gone from its origin, no plan, told what to deploy', async () => {
+    testApp = await start();
+    const operator = await signedInAgent(testApp.app);
+    origin.missing.add('/v2/remoteEntry.js');
+    const refused = await operator.post('/api/remotes/team_billing/rollouts').send(PLAN).expect(400);
+    expect(refused.body.error.message).toBe(
+      'Release "v2" of "team_billing" cannot be loaded: the remote entry script "remoteEntry.js" its mf-manifest.json ' +
+        `names cannot be loaded: ${originUrl}/v2/remoteEntry.js answered 404. Nothing changed: release "v1" stays in ` +
+        `force. Deploy the release's files (the whole dist/ folder of its build) to ${originUrl}/v2/ again, so that ` +
+        `${originUrl}/v2/remoteEntry.js answers, then try again. ${RELEASE_REFUSALS.orAnotherRelease}`,
+    );
+    expect(await testApp.app.releases.rollouts.current('team_billing')).toBeUndefined();
+    expect(await testApp.app.releases.store.rollout('team_billing')).toMatchObject({ active: 'v1', canary: null });
   });
 
   it('promote goes ahead when the release’s origin does not answer, as an activation does, and its trail says so', async () => {
