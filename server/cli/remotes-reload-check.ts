@@ -1,6 +1,5 @@
 import path from 'node:path';
 import type { RemoteRelease } from '../../shared';
-import { DEFAULT_DIST_DIR } from '../app-options';
 import { componentOwnershipProblem } from '../remotes/component-ownership';
 import { loadRemotesConfig, type LoadRemotesConfigOptions, type RemotesConfig } from '../remotes/remotes-config';
 import { placedConfiguredForm } from '../slots/configured-forms';
@@ -9,6 +8,7 @@ import { placementProblems } from '../slot-check/slot-check';
 import { SlotContract, SlotContractError } from '../slots/slot-contract';
 import { RemotesConfigError } from '../config/remotes-config-error';
 import { remotesConfigNotReloaded } from '../remotes/remotes-config-reload';
+import { frontendDirOf } from './frontend-dir';
 
 /** What `npm run remotes:reload` can tell of REMOTES_CONFIG before it asks the hosts to re-read it. */
 export interface RemotesConfigCheck {
@@ -37,7 +37,7 @@ export function checkRemotesConfigHere(
   const configured = env.REMOTES_CONFIG?.trim();
   const frontendDir = env.FRONTEND_DIR?.trim();
   const nodeEnv = env.NODE_ENV?.trim();
-  const distDir = frontendDir ? path.resolve(cwd, frontendDir) : DEFAULT_DIST_DIR;
+  const distDir = frontendDirOf(env, cwd);
   const options = { env, cwd, distDir, production: nodeEnv ? nodeEnv === 'production' : true };
 
   const what = configured

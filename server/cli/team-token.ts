@@ -8,8 +8,6 @@
  * DATABASE_URL, else the SQLite file at DATABASE_PATH). `npm run token:list`: every token's id, remote, creation and
  * state (live, expired, revoked), never a secret nor its hash; what an operator reads to find the id to revoke.
  */
-import path from 'node:path';
-import { DEFAULT_DIST_DIR } from '../app-options';
 import { storageSettingsFromEnv } from '../env-config';
 import { ReleaseStore } from '../releases/release-store';
 import { TeamTokenStore } from '../releases/team-token-store';
@@ -17,6 +15,7 @@ import { loadRemotesConfig } from '../remotes/remotes-config';
 import { teamTokenListing } from './team-token-listing';
 import { REMOTE_NAME_PATTERN } from '../../shared';
 import { parseTeamTokenArgs, TEAM_TOKEN_USAGE, type TeamTokenArgs } from './team-token-args';
+import { frontendDirOf } from './frontend-dir';
 import { nextCommand } from './next-command';
 import { runCommand } from './run-command';
 import { withStorage } from './with-storage';
@@ -91,11 +90,7 @@ function tokenArgsProblem(argv: readonly string[]): string {
  * those REMOTES_CONFIG pins the releases' origins of.
  */
 async function knownRemotes(releases: ReleaseStore): Promise<{ names: string[]; pinned: ReadonlySet<string> }> {
-  const frontendDir = process.env.FRONTEND_DIR?.trim();
-  const config = loadRemotesConfig({
-    env: process.env,
-    distDir: frontendDir ? path.resolve(frontendDir) : DEFAULT_DIST_DIR,
-  });
+  const config = loadRemotesConfig({ env: process.env, distDir: frontendDirOf(process.env) });
   const names = [...config.remotes, ...config.pending, ...config.disabled].map((remote) => remote.name);
   for (const release of await releases.releases()) names.push(release.remote);
   return { names: [...new Set(names)].sort(), pinned: new Set(config.releaseOrigins?.keys() ?? []) };

@@ -1,6 +1,5 @@
 import path from 'node:path';
 import { namesInRule, type VisibilityRule } from '../../shared';
-import { DEFAULT_DIST_DIR } from '../app-options';
 import { RemotesConfigError } from '../config/remotes-config-error';
 import { loadRemotesConfig } from '../remotes/remotes-config';
 import { parsePlacements, type DocumentSlot } from '../placements/placements-document';
@@ -8,6 +7,7 @@ import { PlacementsStore } from '../placements/placements-store';
 import { isPublishedRule, publishedRules } from '../placements/rule-names-check';
 import { ReleaseStore } from '../releases/release-store';
 import type { StorageEngine } from '../storage/storage-engine';
+import { frontendDirOf } from './frontend-dir';
 import { nextCommand } from './next-command';
 import { reachesNobodyWithout } from './tenant-canaries';
 
@@ -185,8 +185,7 @@ export function readConfiguredRules(
   const configured = env.REMOTES_CONFIG?.trim();
   if (!configured) return { file: null, slots: [], problem: null };
   const file = path.resolve(cwd, configured);
-  const frontendDir = env.FRONTEND_DIR?.trim();
-  const distDir = frontendDir ? path.resolve(cwd, frontendDir) : DEFAULT_DIST_DIR;
+  const distDir = frontendDirOf(env, cwd);
   try {
     const { slots } = loadRemotesConfig({ env, cwd, distDir, production: false });
     return { file, slots: slots.filter(namingTenant(id)).map(named), problem: null };
