@@ -8,7 +8,8 @@ import path from 'node:path';
 import { SESSION_SECRET_FILE } from '../config/session-secret';
 import { databasePathFromEnv } from '../env-config';
 import { RELEASE_SCHEMA_VERSION } from '../storage/migrations';
-import { restoreSqlite, RestoreRefused, type SqliteRestore } from '../storage/sqlite-restore';
+import { sqliteFileName } from '../storage/database-name';
+import { keptDatabaseName, restoreSqlite, RestoreRefused, type SqliteRestore } from '../storage/sqlite-restore';
 import { assertLooksLikeBackup } from '../storage/sqlite-restore-check';
 import { confirmRemoval } from './confirm-removal';
 import { fileArgument, refuseArguments } from './file-argument';
@@ -34,12 +35,15 @@ async function main(args: readonly string[]): Promise<number> {
   const database = databasePathFromEnv(process.env);
   try {
     const besideDatabase = { [SESSION_SECRET_FILE]: 'the server reads as its cookie secret' };
-    if (!(await confirmReplacing(backup, database, words.flags.has('--yes')))) {
+    // One time for the question and the restore: the kept file's name, made from it, is the one the question gave.
+    const now = new Date();
+    const answer = await confirmReplacing(backup, database, words.flags.has('--yes'), now);
+    if (!answer.restore) {
       process.stderr.write('Not restored: the answer was not yes. Nothing was changed.\n');
       return 1;
     }
-    const restored = await restoreSqlite(backup, database, { besideDatabase });
-    process.stdout.write(restoredMessage(path.resolve(backup), restored));
+    const restored = await restoreSqlite(backup, database, { besideDatabase, now });
+    process.stdout.write(restoredMessage(path.resolve(backup), restored, answer.keptAs));
     return 0;
   } catch (error) {
     if (!(error instanceof RestoreRefused)) throw error;
@@ -57,36 +61,48 @@ runCommand(
   ['--yes'],
 );
 
+/** Whether to restore, and the name the question gave the kept database (null where none was asked). */
+type Answer = { restore: false } | { restore: true; keptAs: string | null };
+
 /**
- * On a terminal, a restore over a database says what it replaces and where it keeps it, and asks: the database's
- * newer data is then out of the server's reach, found again only by an operator who knows of the kept file. `--yes`,
- * or no terminal (a script, a container's one-off run: docs/operators/deploy.md), restores without asking, as before
- * the question was asked. Nothing to replace (a new machine), or a file that is no backup at all (refused at once,
- * not after a yes), is not asked about.
+ * On a terminal, a restore over a database says what it replaces and the name it keeps it under, and asks: the
+ * database's newer data is then out of the server's reach, found again only by an operator who knows of the kept
+ * file. The name is the one the restore makes from the same `now` (a placeholder for its time sent the operator to
+ * list the folder afterwards). `--yes`, or no terminal (a script, a container's one-off run:
+ * docs/operators/deploy.md), restores without asking, as before the question was asked. Nothing to replace (a new
+ * machine), or a file that is no backup at all (refused at once, not after a yes), is not asked about.
  */
-async function confirmReplacing(backup: string, database: string, yes: boolean): Promise<boolean> {
-  if (yes || !process.stdin.isTTY) return true;
-  if (!fs.statSync(database, { throwIfNoEntry: false })?.isFile()) return true;
+async function confirmReplacing(backup: string, database: string, yes: boolean, now: Date): Promise<Answer> {
+  if (yes || !process.stdin.isTTY) return { restore: true, keptAs: null };
+  if (!fs.statSync(database, { throwIfNoEntry: false })?.isFile()) return { restore: true, keptAs: null };
   const from = path.resolve(backup);
   assertLooksLikeBackup(from);
   // The database itself named as the backup: restoreSqlite refuses it, asking nothing.
   const target = fs.realpathSync(database);
-  if (fs.realpathSync(from) === target) return true;
+  if (fs.realpathSync(from) === target) return { restore: true, keptAs: null };
+  const keptAs = keptDatabaseName(target, now);
   process.stderr.write(
-    `This replaces SQLite ${target} with the backup ${from}. The database as it is now is kept beside it, as ` +
-      `${target}.before-restore-<date and time>.\n`,
+    `This replaces ${sqliteFileName(target)} with the backup ${from}. The database as it is now is kept beside it, ` +
+      `as ${keptAs}.\n`,
   );
-  return (await confirmRemoval('Restore the backup?', false)) === 'confirmed';
+  const confirmed = (await confirmRemoval('Restore the backup?', false)) === 'confirmed';
+  return confirmed ? { restore: true, keptAs } : { restore: false };
 }
 
-function restoredMessage(backup: string, restored: SqliteRestore): string {
+function restoredMessage(backup: string, restored: SqliteRestore, keptAs: string | null): string {
   const lines = [
     `Restored ${backup} to ${restored.database} (schema ${restored.schemaVersion}, ` +
       `${counted(restored.accounts, 'account')}, ${counted(restored.records, 'record')}).`,
   ];
   if (restored.kept !== null) {
     const damaged = restored.damaged === undefined ? '' : ` (damaged: ${restored.damaged}; kept as it was)`;
-    lines.push(`The database as it was${damaged} is kept in ${restored.kept}; delete it once the restore is checked.`);
+    // A file made under the name the question gave, while it waited: the restore never writes over a file, so the
+    // database went to the next free name (keptDatabaseName's rule), said here.
+    const renamed =
+      keptAs === null || keptAs === restored.kept ? '' : ` (${keptAs}, the name asked about, was taken meanwhile)`;
+    lines.push(
+      `The database as it was${damaged} is kept in ${restored.kept}${renamed}; delete it once the restore is checked.`,
+    );
   }
   if (restored.schemaVersion < RELEASE_SCHEMA_VERSION) {
     lines.push(

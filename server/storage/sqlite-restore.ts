@@ -46,7 +46,7 @@ export async function restoreSqlite(
   }
   assertLooksLikeBackup(from);
   const exists = fs.existsSync(target);
-  const kept = exists ? keptName(target, now) : null;
+  const kept = exists ? keptDatabaseName(target, now) : null;
   const refusal = backupDestinationRefusal(target, kept ?? `${target}.before-restore`, besideDatabase);
   if (refusal !== null) throw new RestoreRefused(unsafeFolder(refusal, folder));
   if (!exists) {
@@ -135,8 +135,12 @@ function databaseFile(database: string): string {
   return fs.realpathSync(database);
 }
 
-/** `<database>.before-restore-2026-11-30T15-04-05Z`: sortable, and with no `:` (not allowed on some shares). */
-function keptName(target: string, now: Date): string {
+/**
+ * `<database>.before-restore-2026-11-30T15-04-05Z`: sortable, and with no `:` (not allowed on some shares); `-2`,
+ * `-3`… after it where that name is taken. `target` is the database's own file (its link followed). db:restore names
+ * it in its question with the `now` it then restores with, so the file kept is the one the operator was told of.
+ */
+export function keptDatabaseName(target: string, now: Date): string {
   const time = now
     .toISOString()
     .replace(/\.\d+Z$/, 'Z')
