@@ -178,7 +178,7 @@ describeWithCommand(
     expect(run.stdout).toMatch(/^Removed the account "ann" \(tenants: acme; grants: none\) from /);
     expect(run.stdout).not.toContain('Its sessions ended with it');
     expect(run.stdout).toContain(
-      `from ${testApp.databasePath}. Its sessions in the database ended with it. REDIS_URL is not set here: if the ` +
+      `from SQLite ${testApp.databasePath}. Its sessions in the database ended with it. REDIS_URL is not set here: if the ` +
         `servers keep sessions in Redis, its sessions there stay stored until they expire (user:remove deletes them ` +
         `at once when run with the servers' REDIS_URL); either way each is refused at its next request, the account ` +
         'being gone. What the audit trails, releases and placement revisions say it did stays, under its name.\n',
@@ -205,7 +205,7 @@ describeWithCommand(
       });
       expect(run.code).toBe(1);
       expect(run.stdout).toBe(
-        `Removed the account "ann" (tenants: acme; grants: none) from ${testApp.databasePath}. Its sessions in the ` +
+        `Removed the account "ann" (tenants: acme; grants: none) from SQLite ${testApp.databasePath}. Its sessions in the ` +
           'database ended with it. What the audit trails, releases and placement revisions say it did stays, under ' +
           'its name.\n',
       );

@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { SESSION_SECRET_FILE } from '../config/session-secret';
 import { databasePathFromEnv } from '../env-config';
+import { sqliteFileName } from '../storage/database-name';
 import { backupSqlite, BackupRefused } from '../storage/sqlite-backup';
 import { fileArgument, refuseArguments } from './file-argument';
 import { runCommand } from './run-command';
@@ -29,7 +30,7 @@ async function main(args: readonly string[]): Promise<number> {
     const backup = await backupSqlite(source, destination, { besideDatabase });
     const kib = Math.ceil(backup.bytes / 1024);
     process.stdout.write(
-      `Backed up ${source} to ${backup.file} (${kib} KiB, schema ${backup.schemaVersion}, ` +
+      `Backed up ${sqliteFileName(source)} to ${backup.file} (${kib} KiB, schema ${backup.schemaVersion}, ` +
         `${counted(backup.accounts, 'account')}, ${counted(backup.records, 'record')}), readable by this user only.\n` +
         `To restore: stop the server, then ${commandLine('db:restore', backup.file)} with the same DATABASE_PATH ` +
         '(docs/operators/README.md#backup-and-restore).\n' +

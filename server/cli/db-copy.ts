@@ -84,9 +84,9 @@ async function main(args: readonly string[]): Promise<number> {
   // SQLite keeps a write-ahead log beside a file while it is open: a server still running on it (or one killed).
   if (fs.existsSync(`${from}-wal`)) {
     process.stderr.write(
-      `Warning: ${from}-wal is there: a server may still run on ${from} (or one stopped without closing it). ` +
-        'What it writes after this copy starts is not in the copy: stop every server on the file, then copy into a ' +
-        'new database.\n',
+      `Warning: ${from}-wal is there: a server may still run on ${sqliteFileName(from)} (or one stopped without ` +
+        'closing it). What it writes after this copy starts is not in the copy: stop every server on the file, then ' +
+        'copy into a new database.\n',
     );
   }
   const settings = { ...to, statementTimeoutMs: Math.max(to.statementTimeoutMs, COPY_STATEMENT_TIMEOUT_MS) };
@@ -126,13 +126,15 @@ async function copySnapshot(
     await target.migrate();
     const report = await copySqliteToPostgres(source, target);
     const counts = COPIED_TABLES.map((table) => `${table} ${report.rows[table]}`).join(', ');
-    process.stdout.write(`Copied ${from} into ${where}:\n  ${counts}\n`);
+    process.stdout.write(`Copied ${sqliteFileName(from)} into ${where}:\n  ${counts}\n`);
     process.stdout.write(
       `  sessions ${report.sessions} (still signed in when ${sameSecret(from)}, and no REDIS_URL)\n`,
     );
     const indexed = await new StoredRecordSource(target).indexWords();
     process.stdout.write(`Indexed the words of ${indexed} records for search.\n`);
-    process.stdout.write(`Start the hosts with DATABASE_URL set to it; ${from} keeps its data, unchanged.\n`);
+    process.stdout.write(
+      `Start the hosts with DATABASE_URL set to it; ${sqliteFileName(from)} keeps its data, unchanged.\n`,
+    );
     return 0;
   } finally {
     await target.close();

@@ -83,7 +83,7 @@ describe('db:restore and the server', () => {
 
     const restored = await runServerCommand('db-restore.ts', [path.join(dir.path, 'backup.db')], env);
     expect([restored.code, restored.stderr]).toEqual([0, '']);
-    expect(restored.stdout).toContain(`Restored ${path.join(dir.path, 'backup.db')} to ${env.DATABASE_PATH} (`);
+    expect(restored.stdout).toContain(`Restored ${path.join(dir.path, 'backup.db')} to SQLite ${env.DATABASE_PATH} (`);
 
     const second = startServer();
     try {

@@ -190,7 +190,7 @@ describe('npm run db:restore', () => {
     const kept = fs.readdirSync(dir.path).find((name) => name.startsWith('app.db.before-restore-'));
     expect(kept).toMatch(/^app\.db\.before-restore-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ$/);
     expect(run.stdout).toBe(
-      `Restored ${backup} to ${database} (schema ${RELEASE_SCHEMA_VERSION}, 0 accounts, 0 records).\n` +
+      `Restored ${backup} to SQLite ${database} (schema ${RELEASE_SCHEMA_VERSION}, 0 accounts, 0 records).\n` +
         `The database as it was is kept in ${path.join(dir.path, kept ?? '')}; delete it once the restore is checked.\n` +
         `Start the server and check its log. Sessions go on only with the ${path.join(dir.path, 'session-secret')} ` +
         'of the installation the backup was made on; without it, each ends.\n',

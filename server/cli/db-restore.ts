@@ -91,7 +91,7 @@ async function confirmReplacing(backup: string, database: string, yes: boolean, 
 
 function restoredMessage(backup: string, restored: SqliteRestore, keptAs: string | null): string {
   const lines = [
-    `Restored ${backup} to ${restored.database} (schema ${restored.schemaVersion}, ` +
+    `Restored ${backup} to ${sqliteFileName(restored.database)} (schema ${restored.schemaVersion}, ` +
       `${counted(restored.accounts, 'account')}, ${counted(restored.records, 'record')}).`,
   ];
   if (restored.kept !== null) {

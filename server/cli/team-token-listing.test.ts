@@ -18,12 +18,12 @@ it('lists one token a line, its remote aligned, saying which are live and since 
       token('2123456789ab', 'team_mkt', { expiresAt: Date.parse('2026-11-20T00:00:00Z') }),
       token('3123456789ab', 'team_mkt', { revokedAt: Date.parse('2026-11-24T10:00:00Z') }),
     ],
-    '/srv/app.db',
+    'SQLite /srv/app.db',
     NOW,
     commandLine,
   );
   expect(listing).toBe(
-    '4 team tokens in /srv/app.db (id, remote, created, state; the secrets were shown once, when made, and are not ' +
+    '4 team tokens in SQLite /srv/app.db (id, remote, created, state; the secrets were shown once, when made, and are not ' +
       'kept). Revoke a live one with npm run token:revoke -- <id>.\n' +
       '0123456789ab  team_billing  created 2026-11-01 08:41 UTC  live, no expiry\n' +
       '1123456789ab  team_billing  created 2026-11-01 08:41 UTC  live until 2027-01-01 00:00 UTC\n' +
@@ -33,7 +33,7 @@ it('lists one token a line, its remote aligned, saying which are live and since 
 });
 
 it('says plainly that there are none, with the command that makes one', () => {
-  expect(teamTokenListing([], '/srv/app.db', NOW, commandLine)).toBe(
-    'There are no team tokens in /srv/app.db. Make one with npm run token:add -- <remote>.\n',
+  expect(teamTokenListing([], 'SQLite /srv/app.db', NOW, commandLine)).toBe(
+    'There are no team tokens in SQLite /srv/app.db. Make one with npm run token:add -- <remote>.\n',
   );
 });

@@ -158,7 +158,7 @@ describe('npm run token:add / token:revoke / token:list / user:add --role', () =
       const listed = await run('team-token.ts', ['list'], empty.databasePath);
       expect([listed.code, listed.stderr]).toEqual([0, '']);
       expect(listed.stdout).toBe(
-        `There are no team tokens in ${empty.databasePath}. Make one with ` +
+        `There are no team tokens in SQLite ${empty.databasePath}. Make one with ` +
           `DATABASE_PATH=${empty.databasePath} npm run token:add -- <remote>.\n`,
       );
     } finally {
@@ -170,7 +170,7 @@ describe('npm run token:add / token:revoke / token:list / user:add --role', () =
     const unknown = await run('team-token.ts', ['revoke', '0123456789ab'], testApp.databasePath);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toBe(
-      `There is no live token "0123456789ab" in ${testApp.databasePath}. Nothing was changed. Its ` +
+      `There is no live token "0123456789ab" in SQLite ${testApp.databasePath}. Nothing was changed. Its ` +
         `tokens, with their ids and whether each is live, are listed by DATABASE_PATH=${testApp.databasePath} npm run ` +
         'token:list.\n',
     );

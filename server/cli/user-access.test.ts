@@ -18,7 +18,7 @@ describe('npm run user:disable / user:enable', () => {
     expect((await run('user-add.ts', ['ann', '--tenant', 'acme'], 'ann-password-1234\n')).code).toBe(0);
 
     // Each answer names the database it changed or read, as every command does.
-    const where = env.DATABASE_PATH;
+    const where = `SQLite ${env.DATABASE_PATH}`;
     expect((await run('user-access.ts', ['disable', 'ann'])).stdout).toBe(
       `Disabled "ann" in ${where}: it cannot sign in, and its open sessions end at their next request.\n`,
     );

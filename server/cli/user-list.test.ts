@@ -23,10 +23,10 @@ describe('npm run user:list / tenant:list', () => {
   it('says there is nothing yet, with the command that adds the first', async () => {
     const users = await run('user-list.ts', [], testApp.databasePath);
     expect(users.code).toBe(0);
-    expect(users.stdout).toContain(`There is no staff account in ${testApp.databasePath} yet: add one with`);
+    expect(users.stdout).toContain(`There is no staff account in SQLite ${testApp.databasePath} yet: add one with`);
     const tenants = await run('tenant-list.ts', [], testApp.databasePath);
     expect(tenants.code).toBe(0);
-    expect(tenants.stdout).toContain(`There is no tenant in ${testApp.databasePath} yet`);
+    expect(tenants.stdout).toContain(`There is no tenant in SQLite ${testApp.databasePath} yet`);
     expect(tenants.stdout).toContain('(0 tenants in');
 
     // An account before any tenant: `--tenant <id>` alone named a tenant there was none of; tenant:add comes first.
@@ -38,7 +38,7 @@ describe('npm run user:list / tenant:list', () => {
     const listed = await run('user-list.ts', [], testApp.databasePath);
     expect([listed.code, listed.stdout]).toEqual([
       0,
-      `early: role none (an editor); ${way}; granted: none\n(1 account in ${testApp.databasePath})\n`,
+      `early: role none (an editor); ${way}; granted: none\n(1 account in SQLite ${testApp.databasePath})\n`,
     ]);
     const shown = await run('user-permission.ts', ['show', 'early'], testApp.databasePath);
     expect(shown.stdout).toContain(`\n  It ${way}.\n`);
@@ -69,7 +69,7 @@ describe('npm run user:list / tenant:list', () => {
         'bob: role none (an editor); tenants: globex; granted: placements:edit; placements:edit in the other tenants too (acme)',
         `early: role operator; belongs to no tenant, so it cannot sign in until given one (${giveEarly}); granted: none`,
         'zoe: role operator; tenants: acme, globex; granted: none',
-        `(4 accounts in ${testApp.databasePath})`,
+        `(4 accounts in SQLite ${testApp.databasePath})`,
         '',
       ].join('\n'),
     );
@@ -79,14 +79,14 @@ describe('npm run user:list / tenant:list', () => {
     const early = await run('user-permission.ts', ['show', 'early'], testApp.databasePath);
     expect(early.stdout).toBe(
       `"early": role operator; granted: none\n  It belongs to no tenant, so it cannot sign in until given one ` +
-        `(${giveEarly}).\n(in ${testApp.databasePath})\n`,
+        `(${giveEarly}).\n(in SQLite ${testApp.databasePath})\n`,
     );
 
     const ofAcme = await run('user-list.ts', ['--tenant=acme'], testApp.databasePath);
     expect(ofAcme.stdout.split('\n').map((line) => line.split(':')[0])).toEqual([
       'ann',
       'zoe',
-      '(2 accounts of tenant "acme" in ' + testApp.databasePath + ')',
+      `(2 accounts of tenant "acme" in SQLite ${testApp.databasePath})`,
       '',
     ]);
 
@@ -107,7 +107,7 @@ describe('npm run user:list / tenant:list', () => {
         'acme: "Acme"; 2 members, 1 of them disabled (ann)',
         'globex: "Globex Corp"; 2 members',
         `One account belongs to no tenant and cannot sign in: early (${giveEarly}).`,
-        `(2 tenants in ${testApp.databasePath})`,
+        `(2 tenants in SQLite ${testApp.databasePath})`,
         '',
       ].join('\n'),
     );
@@ -128,7 +128,7 @@ describe('npm run user:list / tenant:list', () => {
         'globex: "Globex Corp"; 2 members, 1 of them disabled (bob)',
         `2 accounts belong to no tenant and cannot sign in: early, late (disabled) (DATABASE_PATH=` +
           `${testApp.databasePath} npm run user:add -- <username> --keep-password --tenant <id>).`,
-        `(2 tenants in ${testApp.databasePath})`,
+        `(2 tenants in SQLite ${testApp.databasePath})`,
         '',
       ].join('\n'),
     );

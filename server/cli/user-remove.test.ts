@@ -118,7 +118,7 @@ describe('npm run user:remove', () => {
       expect(run.code).toBe(0);
       expect(run.stdout).toBe(
         `Removed the account "ann" (tenants: acme, globex; grants: placements:edit; an idempotency key of a record ` +
-          `creation) from ${hosts[0].databasePath}. Its sessions in the database ended with it. REDIS_URL is not ` +
+          `creation) from SQLite ${hosts[0].databasePath}. Its sessions in the database ended with it. REDIS_URL is not ` +
           'set here: if the servers keep sessions in Redis, its sessions there stay stored until they expire ' +
           "(user:remove deletes them at once when run with the servers' REDIS_URL); either way each is refused at " +
           'its next request, the account being gone. What the audit trails, releases and placement revisions say it ' +
@@ -167,7 +167,7 @@ describe('npm run user:remove', () => {
       expect(await run(['nobody', '--yes'])).toEqual({
         code: 1,
         stdout: '',
-        stderr: `There is no account "nobody" in ${testApp.databasePath}. Nothing was changed.\n`,
+        stderr: `There is no account "nobody" in SQLite ${testApp.databasePath}. Nothing was changed.\n`,
       });
       // Each says what is wrong before the usage.
       for (const [args, said] of [

@@ -61,7 +61,7 @@ describe('a command pointed at no database', () => {
   it('user:add makes it (an installation set up before its first start), and says so', async () => {
     const run = await runServerCommand('user-add.ts', ['ada'], { DATABASE_PATH: file }, 'ada-password-1234\n');
     expect(run.code).toBe(0);
-    expect(run.stderr).toContain(`Made a new database at ${file}: no server has used it yet.`);
+    expect(run.stderr).toContain(`Made a new database at SQLite ${file}: no server has used it yet.`);
     expect(existsSync(file)).toBe(true);
   });
 });

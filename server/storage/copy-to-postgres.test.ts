@@ -303,7 +303,7 @@ describeWithPostgres()('npm run db:copy (SQLite to PostgreSQL)', () => {
       const run = await copy(['--from', sqlite.databasePath, '--to', storage.url], { SESSION_SECRET: '' });
       expect(run.code).toBe(0);
       expect(run.stderr).toBe(
-        `Warning: ${sqlite.databasePath}-wal is there: a server may still run on ${sqlite.databasePath} (or one ` +
+        `Warning: ${sqlite.databasePath}-wal is there: a server may still run on SQLite ${sqlite.databasePath} (or one ` +
           'stopped without closing it). What it writes after this copy starts is not in the copy: stop every server ' +
           'on the file, then copy into a new database.\n',
       );
@@ -351,7 +351,8 @@ describeWithPostgres()('npm run db:copy (SQLite to PostgreSQL)', () => {
       fs.mkdirSync(temp);
       const copied = await copy(['--from', file, '--to', (await postgres.create()).url], { TMPDIR: temp });
       expect(copied.code).toBe(0);
-      expect(copied.stdout).toContain(`${file} keeps its data, unchanged.`);
+      expect(copied.stdout).toContain(`Copied SQLite ${file} into PostgreSQL "`);
+      expect(copied.stdout).toContain(`SQLite ${file} keeps its data, unchanged.`);
       expect({ schema: schemaOf(), bytes: fingerprint() }).toEqual(before);
       expect(fs.readdirSync(temp).filter((name) => name.startsWith('slots-db-copy-'))).toEqual([]);
       expect(fs.readdirSync(dir.path).sort()).toEqual(['older.db', 'tmp']);

@@ -1,4 +1,4 @@
-import { postgresDatabaseName } from './database-name';
+import { postgresDatabaseName, sqliteFileName } from './database-name';
 import type { PostgresSettings } from './postgres-engine';
 import type { ConnectionWatch } from './postgres-outage-log';
 import { SqliteEngine } from './sqlite-engine';
@@ -25,11 +25,12 @@ export function openStorage(
 
 /**
  * Where the settings point, for the commands' messages, named as the server's logs and refusals name it
- * (database-name.ts): the SQLite file, or `PostgreSQL "slots" on db:5432` as a client reads the URL and PG*
- * variables, never the password.
+ * (database-name.ts): `SQLite /data/app.db`, or `PostgreSQL "slots" on db:5432` as a client reads the URL and PG*
+ * variables, never the password. (The commands' own lines named a SQLite database by its bare path, where their
+ * refusals and the server's logs said `SQLite /data/app.db`.)
  */
 export function describeStorage(settings: StorageSettings): string {
-  if (settings.kind === 'sqlite') return settings.path;
+  if (settings.kind === 'sqlite') return sqliteFileName(settings.path);
   // Loaded only here, as in openStorage: the SQLite commands need none of pg.
   const { Client } = require('pg') as typeof import('pg');
   return postgresDatabaseName(new Client({ connectionString: settings.url }));

@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { sqliteFileName } from './database-name';
 import { RELEASE_SCHEMA_VERSION } from './migrations';
 import type { StorageSettings } from './open-storage';
 
@@ -49,10 +48,7 @@ export async function assertSchemaNotBehind(settings: StorageSettings, where: st
   // follows, whose messages say what is wrong and where (ForeignDatabaseError, "Could not connect to PostgreSQL at").
   const found = await recordedSchemaVersion(settings).catch(() => undefined);
   if (found !== undefined && found < RELEASE_SCHEMA_VERSION) {
-    // The commands name a SQLite database by its path alone in their own lines; a refusal names it as every refusal
-    // and log line does (database-name.ts).
-    const database = settings.kind === 'sqlite' ? sqliteFileName(settings.path) : where;
-    throw new SchemaBehindError(found, RELEASE_SCHEMA_VERSION, database, settings.kind);
+    throw new SchemaBehindError(found, RELEASE_SCHEMA_VERSION, where, settings.kind);
   }
 }
 

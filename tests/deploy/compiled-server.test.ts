@@ -169,8 +169,8 @@ describe('the compiled server (dist/server/)', () => {
     // Before any start there is no database: tenant:add (which sets an installation up) makes it, and says so.
     expect([add.status, add.stderr]).toEqual([
       0,
-      `Made a new database at ${env.DATABASE_PATH}: no server has used it yet. If the server's is elsewhere, set ` +
-        'DATABASE_PATH to it.\n',
+      `Made a new database at SQLite ${env.DATABASE_PATH}: no server has used it yet. If the server's is elsewhere, ` +
+        'set DATABASE_PATH to it.\n',
     ]);
     const list = spawnSync(process.execPath, [command], { env, encoding: 'utf8' });
     expect(list.stdout + list.stderr).toContain('initech');
