@@ -48,6 +48,7 @@ describe('npm run db:backup (SQLite)', () => {
       await writes;
       expect(run.stderr).toBe('');
       expect(run.code).toBe(0);
+      expect(run.stdout.startsWith(`Backed up SQLite ${running.databasePath} to ${file} (`)).toBe(true);
       expect(run.stdout).toMatch(/^Backed up .* to .*app-backup\.db \(\d+ KiB, schema \d+, 1 account, \d+ records\)/);
       expect(written).toBeGreaterThan(0);
       expect(fs.statSync(file).mode & 0o777).toBe(0o600);
