@@ -92,7 +92,7 @@ describe('npm run tenant:add', () => {
     const database = path.join(dir.path, 'app.db');
     const run = await runServerCommand('tenant-add.ts', ['has space'], { DATABASE_PATH: database });
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain(`No database at ${database} yet.`);
+    expect(run.stderr).toContain(`No database at SQLite ${database} yet.`);
     expect(existsSync(database)).toBe(false);
   });
 

@@ -7,6 +7,7 @@
  */
 import { existsSync } from 'node:fs';
 import { storageSettingsFromEnv } from '../env-config';
+import { describeStorage } from '../storage/open-storage';
 import { notATenantId, TENANT_ID_PATTERN, tenantNameProblem, TenantStore } from '../tenants/tenant-store';
 import { LastAdministratorError } from '../auth/administrators';
 import { lastAdministratorMessage } from './last-administrator-message';
@@ -60,7 +61,7 @@ async function main(args: readonly string[]): Promise<number> {
   const settings = storageSettingsFromEnv(process.env);
   // A mistyped command must not create a database where there is none (the default ./data/app.db).
   if ('usage' in parsed && settings.kind === 'sqlite' && !existsSync(settings.path)) {
-    process.stderr.write(`${parsed.usage}\nNo database at ${settings.path} yet.\n`);
+    process.stderr.write(`${parsed.usage}\nNo database at ${describeStorage(settings)} yet.\n`);
     return 2;
   }
   return withStorage(

@@ -153,7 +153,7 @@ describe('npm run tenant:remove', () => {
       const zoe = sessionCookieOf(login) as string;
       expect((await request(server).post('/tenant').set('Cookie', zoe).send({ tenant: 'globex' })).status).toBe(200);
 
-      await removeGlobex(testApp, run, testApp.databasePath);
+      await removeGlobex(testApp, run, `SQLite ${testApp.databasePath}`);
 
       // Its session goes on, in the tenant left to it; the word index holds no word of globex's records any more.
       const me = await request(server).get('/me').set('Cookie', zoe);
@@ -179,7 +179,7 @@ describe('npm run tenant:remove', () => {
     expect(await testApp.app.tenants.get('initech')).toBeDefined();
     expect(await run(['initech', '--yes'])).toEqual({
       code: 0,
-      stdout: `Removed tenant "initech" (Initech) with 0 memberships from ${testApp.databasePath}.\n${CODE_RULES_NOT_READ}\n`,
+      stdout: `Removed tenant "initech" (Initech) with 0 memberships from SQLite ${testApp.databasePath}.\n${CODE_RULES_NOT_READ}\n`,
       stderr: '',
     });
   });
@@ -278,7 +278,7 @@ describe('npm run tenant:remove', () => {
     expect(await run(['initech', '--yes'])).toEqual({
       code: 0,
       stdout:
-        `Removed tenant "initech" (Initech) with 0 memberships from ${testApp.databasePath}.\n${named}\n` +
+        `Removed tenant "initech" (Initech) with 0 memberships from SQLite ${testApp.databasePath}.\n${named}\n` +
         `${[CODE_RULES_NOT_READ, ...ended, ...left].join('\n')}\n`,
       stderr: '',
     });
@@ -334,7 +334,7 @@ describe('npm run tenant:remove', () => {
     const removed = await runWithFile(['initech', '--yes']);
     expect(removed).toEqual({
       code: 0,
-      stdout: `Removed tenant "initech" (Initech) with 0 memberships from ${testApp.databasePath}.\n${named}`,
+      stdout: `Removed tenant "initech" (Initech) with 0 memberships from SQLite ${testApp.databasePath}.\n${named}`,
       stderr: '',
     });
     // The help says it too.
@@ -346,10 +346,10 @@ describe('npm run tenant:remove', () => {
     await testApp.app.flags.set('beta', false, 'initech');
     const acme = await run(['acme', '--yes']);
     expect([acme.code, acme.stdout]).toEqual([1, '']);
-    expect(acme.stderr).toContain(`in ${testApp.databasePath} holds 1 record. To delete it with the tenant: `);
+    expect(acme.stderr).toContain(`in SQLite ${testApp.databasePath} holds 1 record. To delete it with the tenant: `);
     const initech = await run(['initech', '--yes']);
     expect(initech.stderr).toContain(
-      `Refused: tenant "initech" (Initech) in ${testApp.databasePath} holds 1 feature flag setting. To delete it with `,
+      `Refused: tenant "initech" (Initech) in SQLite ${testApp.databasePath} holds 1 feature flag setting. To delete it with `,
     );
     for (const said of [acme.stderr, initech.stderr]) expect(said).not.toMatch(/\b0 /);
 
@@ -377,7 +377,7 @@ describe('npm run tenant:remove', () => {
     expect(await run(['acmee', '--yes'])).toEqual({
       code: 1,
       stdout: '',
-      stderr: `Unknown tenant "acmee". Tenants: acme, globex, initech. Nothing was changed in ${testApp.databasePath}.\n`,
+      stderr: `Unknown tenant "acmee". Tenants: acme, globex, initech. Nothing was changed in SQLite ${testApp.databasePath}.\n`,
     });
     // Ids are exact; one that differs in case only is pointed at.
     expect((await run(['ACME', '--yes'])).stderr).toMatch(/^Unknown tenant "ACME" \(ids are exact: "acme"\?\)\./);
