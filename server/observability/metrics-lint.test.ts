@@ -1,9 +1,11 @@
 /**
- * `GET /metrics` of a real app with every figure sampled: on PostgreSQL (its pool's figures), with traffic, sign-ins,
- * a remotes reload, a released remote in a progressive rollout (its canary, its step and share) and the loads its
- * slots reported. Prometheus' own linter reads it (`promtool check metrics`: a counter named `_total`, no other kind
- * so named, help on every family, base units), and the operators' guide lists each family with its labels
- * (docs/operators/metrics-and-traces.md), so neither the names nor the guide can drift.
+ * `GET /metrics` of a real app with every figure sampled, on SQLite always and on PostgreSQL where it is installed (its
+ * pool's figures): with traffic, sign-ins, a remotes reload, a released remote in a progressive rollout (its canary,
+ * its step and share) and the loads its slots reported. Prometheus' own linter reads it (`promtool check metrics`: a
+ * counter named `_total`, no other kind so named, help on every family, base units); the operators' guide lists each
+ * family with its labels, type and unit (docs/operators/metrics-and-traces.md), and every metric any guide names, in a
+ * table, the prose or a query, is one the server exposes, with the labels the guide gives it or groups it by: neither
+ * the names nor the guides can drift.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -12,7 +14,8 @@ import request from 'supertest';
 import { SLOT_EVENTS_PATH } from '../../shared';
 import { describeWithCommand } from '../../testing/describe-with-command';
 import { describeWithPostgres, usePostgresDatabases } from '../../testing/server/postgres-server';
-import { parsePrometheusText, type MetricFamily } from '../../testing/server/prometheus-text';
+import { parsePrometheusText, type MetricFamily, type MetricType } from '../../testing/server/prometheus-text';
+import type { StorageSettings } from '../storage/open-storage';
 import {
   placedSlotsOptions,
   publishAndActivate,
@@ -64,14 +67,75 @@ const SAMPLED = [
 /** prom-client's standard figures: the guide names them by prefix, as prom-client names them. */
 const STANDARD_PREFIXES = ['slots_process_', 'slots_nodejs_'];
 
+describe('GET /metrics of an app on SQLite with every figure sampled', () => {
+  let exposition = '';
+  beforeAll(async () => {
+    exposition = await exposeEveryFigure(undefined);
+  });
+  checkExposition('sqlite', () => exposition);
+});
+
 describeWithPostgres()('GET /metrics of an app on PostgreSQL with every figure sampled', () => {
   const postgres = usePostgresDatabases('metrics_lint', { poolSize: 4, statementTimeoutMs: 5000 });
   let exposition = '';
-
   beforeAll(async () => {
-    const origin = await startDescriptorOrigin({ name: 'team_billing', components: ['InvoiceBanner'] });
+    exposition = await exposeEveryFigure(await postgres.create());
+  });
+  checkExposition('postgres', () => exposition);
+});
+
+describe('the guides’ mentions of metrics, read against an exposition', () => {
+  const families = parsePrometheusText(
+    [
+      '# TYPE slots_http_request_duration_seconds histogram',
+      'slots_http_request_duration_seconds_bucket{route="/slots",le="+Inf"} 1',
+      'slots_http_request_duration_seconds_sum{route="/slots"} 0.1',
+      'slots_http_request_duration_seconds_count{route="/slots"} 1',
+      '# TYPE slots_sign_ins_total counter',
+      'slots_sign_ins_total{outcome="refused"} 1',
+      '',
+    ].join('\n'),
+  );
+
+  it('finds nothing wrong in right names, labels and groupings', () => {
+    const guide = [
+      'Read `slots_sign_ins_total{outcome}` and `slots_http_request_duration_seconds_count{route!="/login"}`.',
+      '```promql',
+      'histogram_quantile(0.95, sum by (route, le) (rate(slots_http_request_duration_seconds_bucket[5m])))',
+      '',
+      'sum(increase(slots_sign_ins_total{job="slots",outcome=~"refused|throttled"}[1h])) by (outcome, instance)',
+      '```',
+      '',
+    ].join('\n');
+    expect(mentionFindings(new Map([['docs/a.md', guide]]), families)).toEqual([]);
+  });
+
+  it('names a misspelt metric, a label it does not have, and a grouping by one, with the guide', () => {
+    const guide = [
+      'In prose, `slots_sign_in_total`; in a table, | `slots_sign_ins_total{result}` |',
+      '```promql',
+      'sum by (method) (rate(slots_http_request_duration_seconds_count[5m]))',
+      '```',
+      '',
+    ].join('\n');
+    expect(mentionFindings(new Map([['docs/b.md', guide]]), families)).toEqual([
+      'docs/b.md: slots_sign_in_total is no metric the server exposes',
+      'docs/b.md: slots_sign_ins_total has no label "result" (it has outcome)',
+      'docs/b.md: slots_http_request_duration_seconds_count has no label "method" to group by (it has route)',
+    ]);
+  });
+});
+
+/**
+ * `GET /metrics` of a real app with every figure sampled: traffic, sign-ins, a remotes reload, a released remote in a
+ * progressive rollout (its canary, its step and share) and the loads its slots reported; on PostgreSQL, its pool's
+ * figures too. SQLite unless `storage` says otherwise.
+ */
+async function exposeEveryFigure(storage: StorageSettings | undefined): Promise<string> {
+  const origin = await startDescriptorOrigin({ name: 'team_billing', components: ['InvoiceBanner'] });
+  try {
     const testApp = await createTestApp({
-      storage: await postgres.create(),
+      ...(storage ? { storage } : {}),
       env: { REMOTES_CONFIG: origin.remotesConfig },
       metrics: { token: TOKEN },
       // Publishing fetches each release's manifest from the origin: generous, for a busy machine.
@@ -107,17 +171,31 @@ describeWithPostgres()('GET /metrics of an app on PostgreSQL with every figure s
         .send({ username: 'admin', password: `${DEMO_PASSWORD}x` })
         .expect(401);
       await (await signedInAgent(app, 'operator')).post('/logout').expect(204);
-      exposition = (await http.get('/metrics').set('Authorization', `Bearer ${TOKEN}`).expect(200)).text;
+      return (await http.get('/metrics').set('Authorization', `Bearer ${TOKEN}`).expect(200)).text;
     } finally {
       await testApp.close();
-      await origin.close();
     }
-  });
+  } finally {
+    await origin.close();
+  }
+}
+
+/**
+ * What is checked of the exposition of an app on `engine`: on SQLite, the figures the guide's table says are
+ * PostgreSQL's only are absent, and the guides' mentions of them are read against the table's row (which the
+ * PostgreSQL suite, run in CI, reads against the real figures).
+ */
+function checkExposition(engine: 'sqlite' | 'postgres', read: () => string): void {
+  const families = (): Map<string, MetricFamily> => parsePrometheusText(read());
+  const table = (): GuideRow[] => guideMetrics(fs.readFileSync(GUIDE, 'utf8'));
+  const postgresOnly = (): Set<string> => new Set(table().flatMap((row) => (row.postgresOnly ? [row.name] : [])));
+  const expected = (): GuideRow[] =>
+    table().filter((row) => !row.name.endsWith('*') && (engine === 'postgres' || !row.postgresOnly));
 
   it('samples every figure it means to read', () => {
-    const families = parsePrometheusText(exposition);
-    for (const name of SAMPLED) {
-      const sampled = (families.get(name)?.samples.length ?? 0) > 0;
+    const sampledHere = SAMPLED.filter((name) => engine === 'postgres' || !postgresOnly().has(name));
+    for (const name of sampledHere) {
+      const sampled = (families().get(name)?.samples.length ?? 0) > 0;
       expect({ name, sampled }).toEqual({ name, sampled: true });
     }
   });
@@ -128,38 +206,249 @@ describeWithPostgres()('GET /metrics of an app on PostgreSQL with every figure s
     'prometheus',
   )('by promtool check metrics', () => {
     it('has no finding on the server’s own figures', async () => {
-      expect(await promtoolCheckMetrics(exposition)).toEqual(PROM_CLIENT_FINDINGS);
+      expect(await promtoolCheckMetrics(read())).toEqual(PROM_CLIENT_FINDINGS);
     });
   });
 
   it('is listed in the operators’ guide, each family with its labels, and the guide lists no other', () => {
-    const listed = guideMetrics(fs.readFileSync(GUIDE, 'utf8'));
-    const exposed = [...parsePrometheusText(exposition).values()].filter(
+    const exposed = [...families().values()].filter(
       (family) => !STANDARD_PREFIXES.some((prefix) => family.name.startsWith(prefix)),
     );
     expect(Object.fromEntries(exposed.map((family) => [family.name, labelsOf(family)]))).toEqual(
-      Object.fromEntries([...listed].filter(([name]) => !name.endsWith('*'))),
+      Object.fromEntries(expected().map((row) => [row.name, row.labels])),
     );
-    for (const prefix of STANDARD_PREFIXES) expect(listed.has(`${prefix}*`)).toBe(true);
+    for (const prefix of STANDARD_PREFIXES) expect(table().some((row) => row.name === `${prefix}*`)).toBe(true);
   });
-});
+
+  it('has the type and unit the guide’s table gives each family', () => {
+    const all = [...families().values()];
+    for (const row of table()) {
+      if (engine === 'sqlite' && row.postgresOnly) continue;
+      const matching = row.name.endsWith('*')
+        ? all.filter((family) => row.row.some((prefix) => family.name.startsWith(prefix.slice(0, -1))))
+        : all.filter((family) => family.name === row.name);
+      const exposedTypes = [...new Set(matching.map((family) => family.type))].sort();
+      expect({ name: row.name, types: exposedTypes }).toEqual({ name: row.name, types: row.types });
+      if (row.name.endsWith('*')) continue; // prom-client's units are in its names
+      // A unit in the name is the one stated; one stated of a name without any is its help's (a share in percent).
+      const unit = unitOf(row.name);
+      const help = (matching[0]?.help ?? '').toLowerCase();
+      const statedRight =
+        row.unit === unit || (unit === undefined && row.unit !== undefined && help.includes(row.unit));
+      expect({ name: row.name, unit: row.unit, statedRight }).toEqual({
+        name: row.name,
+        unit: row.unit,
+        statedRight: true,
+      });
+    }
+  });
+
+  it('is every metric the guides name, with the labels they give or group by', () => {
+    const known = families();
+    if (engine === 'sqlite') {
+      // Stand-ins for the PostgreSQL-only families, as the table gives them (checked against the real ones there).
+      for (const row of table().filter((r) => r.postgresOnly)) {
+        known.set(row.name, {
+          name: row.name,
+          type: row.types[0]!,
+          help: '',
+          samples: [{ name: row.name, labels: Object.fromEntries(row.labels.map((label) => [label, ''])), value: 0 }],
+        });
+      }
+    }
+    expect(mentionFindings(readGuides(), known)).toEqual([]);
+  });
+}
+
+/** A row of the guide's metrics table. */
+interface GuideRow {
+  /** `slots_sign_ins_total`, or a prefix of prom-client's figures, `slots_process_*`. */
+  name: string;
+  /** Sorted: `slots_sign_ins_total{outcome}` -> `['outcome']`. */
+  labels: string[];
+  /** The type column, sorted: `histogram (seconds)` -> `['histogram']`; `counter, gauge` -> both. */
+  types: MetricType[];
+  /** The unit the type column gives in brackets: `histogram (seconds)` -> `seconds`. */
+  unit: string | undefined;
+  /** Its description begins `PostgreSQL only`. */
+  postgresOnly: boolean;
+  /** Every name of its table row: the type column speaks of them together (`slots_process_*`, `slots_nodejs_*`). */
+  row: string[];
+}
 
 /**
- * The metrics table of the guide (the first column of the table under `## Metrics`): each name with its labels,
- * sorted (`slots_sign_ins_total{outcome}` -> `['outcome']`); `slots_process_*` stays as written.
+ * The metrics table of the guide (the table under `## Metrics` whose columns are metric, type, what it says): each
+ * name with its labels, its type and unit, and whether it is PostgreSQL's only.
  */
-function guideMetrics(guide: string): Map<string, string[]> {
+function guideMetrics(guide: string): GuideRow[] {
   const section = guide.slice(guide.indexOf('## Metrics'));
-  const listed = new Map<string, string[]>();
-  const table = /^\| metric +\|[^\n]*\n\|[- |]+\n((?:\|[^\n]*\n)+)/m.exec(section);
-  if (!table) throw new Error(`No metrics table under "## Metrics" in ${GUIDE}.`);
+  const rows: GuideRow[] = [];
+  const table = /^\| metric +\| type +\|[^\n]*\n\|[- |]+\n((?:\|[^\n]*\n)+)/m.exec(section);
+  if (!table) throw new Error(`No metrics table (metric | type | …) under "## Metrics" in ${GUIDE}.`);
   for (const row of table[1]!.split('\n').filter(Boolean)) {
-    const first = row.split('|')[1]!;
-    for (const [, name, labels] of first.matchAll(/`(slots_[a-z_*]+)(?:\{([a-z_,]*)\})?`/g)) {
-      listed.set(name!, labels ? labels.split(',').sort() : []);
+    const [, first, type, description] = row.split('|') as [string, string, string, string];
+    const stated = /^ *([a-z, ]+?)(?: \(([a-z]+)\))? *$/.exec(type);
+    if (!stated) throw new Error(`The type column of ${first.trim()} reads "${type.trim()}": one of ${TYPE_WORDS}.`);
+    const types = stated[1]!.split(/, */).sort() as MetricType[];
+    if (!types.every((word) => TYPE_WORDS.includes(word))) {
+      throw new Error(`The type column of ${first.trim()} reads "${type.trim()}": one of ${TYPE_WORDS}.`);
+    }
+    const named = [...first.matchAll(/`(slots_[a-z_*]+)(?:\{([a-z_,]*)\})?`/g)];
+    for (const [, name, labels] of named) {
+      rows.push({
+        row: named.map(([, each]) => each!),
+        name: name!,
+        labels: labels ? labels.split(',').sort() : [],
+        types,
+        unit: stated[2],
+        postgresOnly: description.trim().startsWith('PostgreSQL only'),
+      });
     }
   }
-  return listed;
+  return rows;
+}
+
+const TYPE_WORDS: readonly MetricType[] = ['counter', 'gauge', 'histogram', 'summary'];
+
+/** The unit a name ends with, before a counter's `_total`: `slots_http_request_duration_seconds` -> `seconds`. */
+function unitOf(name: string): string | undefined {
+  return /_(seconds|bytes|percent|ratio|celsius|meters|volts|amperes|joules|grams)(?:_total)?$/.exec(name)?.[1];
+}
+
+/** Every guide: the Markdown files under docs/, and the README. */
+function readGuides(): Map<string, string> {
+  const files = (fs.readdirSync(path.join(REPO_ROOT, 'docs'), { recursive: true }) as string[])
+    .filter((file) => file.endsWith('.md'))
+    .map((file) => path.join('docs', file))
+    .sort();
+  return new Map(['README.md', ...files].map((file) => [file, fs.readFileSync(path.join(REPO_ROOT, file), 'utf8')]));
+}
+
+/**
+ * Names the guides write with the prefix that are not metrics, each with what it is: a misspelt metric is not among
+ * them, so it fails.
+ */
+const NOT_METRICS: ReadonlyMap<string, string> = new Map([
+  ['slots_sort_fold_v1', 'the SQL function the sort keys are folded with (scaling.md, deploy.md)'],
+]);
+
+/** Labels Prometheus gives every series it scrapes: a query may select or group by them. */
+const TARGET_LABELS = ['instance', 'job'];
+
+/**
+ * What is wrong with the guides' mentions of metrics, one line each (none: nothing). Anywhere in a guide (a table, the
+ * prose, a code block), `slots_<name>` must be a family of `families` or one of its samples (`…_bucket`, `…_count`),
+ * and the labels after it (`{outcome}`, `{status=~"5.."}`) its labels; `slots_process_*` must be the prefix of one.
+ * In a query (a `promql` block, or inline code), `by (…)` and `without (…)` name labels of every metric they group.
+ */
+function mentionFindings(guides: ReadonlyMap<string, string>, families: ReadonlyMap<string, MetricFamily>): string[] {
+  const findings: string[] = [];
+  for (const [file, text] of guides) {
+    for (const match of text.matchAll(/(?<![\w-])(slots_[a-z0-9][a-z0-9_]*\*?)(\{[^}\n]*\})?/g)) {
+      const [, name, selector] = match as unknown as [string, string, string | undefined];
+      if (NOT_METRICS.has(name)) continue;
+      if (name.endsWith('*')) {
+        const prefix = name.slice(0, -1);
+        if (![...families.keys()].some((family) => family.startsWith(prefix))) {
+          findings.push(`${file}: ${name} is the prefix of no metric the server exposes`);
+        }
+        continue;
+      }
+      const allowed = labelsOfSample(name, families);
+      if (allowed === undefined) {
+        findings.push(`${file}: ${name} is no metric the server exposes`);
+        continue;
+      }
+      for (const label of selector ? selectorLabels(selector) : []) {
+        if (!allowed.includes(label)) {
+          findings.push(`${file}: ${name} has no label "${label}" (it has ${ownLabels(allowed)})`);
+        }
+      }
+    }
+    for (const query of queriesIn(text)) {
+      for (const { labels, grouped } of groupings(query)) {
+        for (const name of grouped) {
+          const allowed = labelsOfSample(name, families);
+          if (allowed === undefined) continue; // said above
+          for (const label of labels.filter((label) => !allowed.includes(label))) {
+            findings.push(`${file}: ${name} has no label "${label}" to group by (it has ${ownLabels(allowed)})`);
+          }
+        }
+      }
+    }
+  }
+  return findings;
+}
+
+/** The labels a series of `name` may have (its family's, a bucket's `le`, the target's), or undefined: no such. */
+function labelsOfSample(name: string, families: ReadonlyMap<string, MetricFamily>): string[] | undefined {
+  for (const family of families.values()) {
+    const suffix = name.startsWith(family.name) ? name.slice(family.name.length) : undefined;
+    if (suffix === undefined) continue;
+    const own = labelsOf(family);
+    if (suffix === '') return [...own, ...(family.type === 'summary' ? ['quantile'] : []), ...TARGET_LABELS];
+    if (family.type === 'histogram' && suffix === '_bucket') return [...own, 'le', ...TARGET_LABELS];
+    if ((family.type === 'histogram' || family.type === 'summary') && (suffix === '_sum' || suffix === '_count')) {
+      return [...own, ...TARGET_LABELS];
+    }
+  }
+  return undefined;
+}
+
+function ownLabels(allowed: string[]): string {
+  const own = allowed.filter((label) => !TARGET_LABELS.includes(label)).sort();
+  return own.length > 0 ? own.join(', ') : 'none';
+}
+
+/** The label names of `{a,b}` (the guide's form) or of a selector, `{status=~"5..",route!="/readyz"}`. */
+function selectorLabels(selector: string): string[] {
+  return [...selector.replace(/"(?:[^"\\]|\\.)*"/g, '""').matchAll(/[a-zA-Z_][a-zA-Z0-9_]*/g)].map(([label]) => label);
+}
+
+/** The queries of a guide: each of its `promql` blocks' queries (apart by a blank line, comments left out), and each inline code. */
+function queriesIn(text: string): string[] {
+  const blocks = [...text.matchAll(/^```promql\n([\s\S]*?)^```/gm)].flatMap(([, block]) =>
+    block!.split(/\n\s*\n/).map((query) =>
+      query
+        .split('\n')
+        .filter((line) => !line.trimStart().startsWith('#'))
+        .join(' '),
+    ),
+  );
+  const inline = [...text.replace(/^```[\s\S]*?^```/gm, '').matchAll(/`([^`\n]+)`/g)].map(([, code]) => code!);
+  return [...blocks, ...inline].filter((query) => query.includes('slots_'));
+}
+
+/**
+ * Each `by (…)` or `without (…)` of a query with the metrics it groups: those in the brackets after it
+ * (`sum by (route) (rate(x[5m]))`) or before it (`sum(rate(x[5m])) by (route)`).
+ */
+function groupings(query: string): Array<{ labels: string[]; grouped: string[] }> {
+  const found: Array<{ labels: string[]; grouped: string[] }> = [];
+  for (const match of query.matchAll(/\b(?:by|without)\s*\(([^)]*)\)/g)) {
+    const labels = match[1]!
+      .split(',')
+      .map((label) => label.trim())
+      .filter(Boolean);
+    const after = query.slice(match.index + match[0].length);
+    const before = query.slice(0, match.index).trimEnd();
+    let group = '';
+    if (after.trimStart().startsWith('(')) group = bracketed(after.trimStart());
+    else if (before.endsWith(')')) group = [...bracketed([...before].reverse().join(''), ')', '(')].reverse().join('');
+    const grouped = [...group.matchAll(/(?<![\w-])slots_[a-z0-9][a-z0-9_]*/g)].map(([name]) => name);
+    found.push({ labels, grouped });
+  }
+  return found;
+}
+
+/** The bracketed part `text` begins with, up to its closing bracket. */
+function bracketed(text: string, open = '(', close = ')'): string {
+  let depth = 0;
+  for (let index = 0; index < text.length; index++) {
+    if (text[index] === open) depth++;
+    else if (text[index] === close && --depth === 0) return text.slice(0, index + 1);
+  }
+  return text;
 }
 
 /** The labels of a family's samples, sorted; a histogram's `le` is the format's, not ours. */
