@@ -8,6 +8,7 @@ import {
   instantInUtc,
   type ErrorBody,
   type JsonValue,
+  type PlacementsDocument,
   type PlacementsDraftPayload,
   type PlacementsPayload,
 } from '../../shared';
@@ -127,6 +128,50 @@ async function savesRefusedWhenStale(first: TestApp, second: TestApp): Promise<v
   expect((await store.draft())?.document).toEqual(newsTickerAt(80));
 }
 
+/**
+ * A save sent again is answered as the first only while the draft is what that save made: saved since by another
+ * account, or by the same one from another tab (even back to that very document), or replaced by a rollback, the
+ * save is stale (409), as any other.
+ */
+async function resentSaveOnlyWhileItsDraftStands(first: TestApp, second: TestApp): Promise<void> {
+  const admin = await signedInOperator(first.app);
+  const colleague = await signedInOperator(second.app, 'colleague', 'correct horse battery');
+  const onSecond = await signedInAgent(second.app);
+  const save = (agent: typeof admin, document: PlacementsDocument, expectedUpdatedAt: string | null) =>
+    agent.put('/api/placements/draft').send({ document, expectedUpdatedAt });
+  const draftOf = (response: { body: unknown }) => (response.body as PlacementsDraftPayload).draft;
+
+  // The real resend, on the other host: the first answer again, over no draft and over a saved one.
+  const saved = await save(admin, newsTickerAt(10), null).expect(200);
+  expect((await save(onSecond, newsTickerAt(10), null).expect(200)).body).toEqual(saved.body);
+  const v1 = draftOf(saved).updatedAt;
+  const next = await save(admin, newsTickerAt(20), v1).expect(200);
+  expect((await save(onSecond, newsTickerAt(20), v1).expect(200)).body).toEqual(next.body);
+
+  // Another account's save in between, then this account's own back to that very document (from another tab): the
+  // earlier save, sent again, finds a draft it did not make, and is refused as any stale save.
+  const theirs = draftOf(await save(colleague, newsTickerAt(30), draftOf(next).updatedAt).expect(200));
+  const back = draftOf(await save(admin, newsTickerAt(20), theirs.updatedAt).expect(200));
+  const stale = await save(onSecond, newsTickerAt(20), v1).expect(409);
+  expect((stale.body as ErrorBody).error).toMatchObject({
+    code: 'conflict',
+    savedDraft: { updatedBy: 'admin', updatedAt: back.updatedAt },
+  });
+  // The save that made it, sent again, is answered as the first.
+  expect(draftOf(await save(onSecond, newsTickerAt(20), theirs.updatedAt).expect(200))).toEqual(back);
+
+  // A rollback by the same account to that very document is no save of it: the save it replaced, sent again, is
+  // stale.
+  await admin.post('/api/placements/publish').send({}).expect(201);
+  const last = draftOf(await save(admin, newsTickerAt(40), back.updatedAt).expect(200));
+  await admin.post('/api/placements/publish').send({}).expect(201);
+  await admin.post('/api/placements/rollback').send({ revision: 1 }).expect(201);
+  const rolledBack = ((await admin.get('/api/placements').expect(200)).body as PlacementsPayload).draft;
+  expect(rolledBack).toMatchObject({ document: newsTickerAt(20), updatedBy: 'admin' });
+  await save(admin, newsTickerAt(20), theirs.updatedAt).expect(409);
+  expect(rolledBack.updatedAt).not.toBe(last.updatedAt);
+}
+
 function hostOptions(extra: TestAppOptions = {}): TestAppOptions {
   return { distDir: dist.dir, ...extra };
 }
@@ -140,6 +185,15 @@ describe('draft saves on two hosts of one SQLite file', () => {
       await closeTwoHosts(hosts);
     }
   });
+
+  it('answer a save sent again as the first only while the draft is what it made', async () => {
+    const hosts = await createTwoHosts(createTestApp, hostOptions());
+    try {
+      await resentSaveOnlyWhileItsDraftStands(...hosts);
+    } finally {
+      await closeTwoHosts(hosts);
+    }
+  });
 });
 
 describeWithPostgres()('draft saves on two hosts of one PostgreSQL', () => {
@@ -149,6 +203,15 @@ describeWithPostgres()('draft saves on two hosts of one PostgreSQL', () => {
     const hosts = await createTwoHosts(createTestApp, hostOptions({ storage: await databases.create() }));
     try {
       await savesRefusedWhenStale(...hosts);
+    } finally {
+      await closeTwoHosts(hosts);
+    }
+  });
+
+  it('answer a save sent again as the first only while the draft is what it made', async () => {
+    const hosts = await createTwoHosts(createTestApp, hostOptions({ storage: await databases.create() }));
+    try {
+      await resentSaveOnlyWhileItsDraftStands(...hosts);
     } finally {
       await closeTwoHosts(hosts);
     }

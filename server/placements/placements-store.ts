@@ -62,6 +62,34 @@ function isVersion(row: { updated_at: number | string } | undefined, expectedUpd
   return (expectedUpdatedAt === null ? null : Date.parse(expectedUpdatedAt)) === current;
 }
 
+/** `saved_over` of a draft saved when there was none: no version is 0 (a time in milliseconds since 1970). */
+const NO_DRAFT_VERSION = 0;
+
+/**
+ * Whether the draft in `row` is what the save of `stored` by `actor` over `expectedUpdatedAt` made: that save, sent
+ * again. A draft last written by a host of an earlier release (`saved_as` not its version) or by a rollback (none)
+ * is not.
+ */
+function isResentSave(
+  row: {
+    document: string;
+    updated_by: string;
+    updated_at: number | string;
+    saved_over: number | string | null;
+    saved_as: number | string | null;
+  },
+  stored: string,
+  actor: string,
+  expectedUpdatedAt: string | null,
+): boolean {
+  if (row.document !== stored || row.updated_by !== actor) return false;
+  if (row.saved_as === null || row.saved_over === null || Number(row.saved_as) !== Number(row.updated_at)) {
+    return false;
+  }
+  const over = expectedUpdatedAt === null ? NO_DRAFT_VERSION : Date.parse(expectedUpdatedAt);
+  return Number(row.saved_over) === over;
+}
+
 /** The draft's version (`updated_at`) against the one a caller read; DraftMovedError when it moved. */
 function assertDraftVersion(
   row: { updated_by: string | null; updated_at: number | string } | undefined,
@@ -121,21 +149,28 @@ export class PlacementsStore {
     return this.engine.exclusive(async (db) => {
       const row = await db
         .selectFrom('placement_draft')
-        .select(['document', 'updated_by', 'updated_at'])
+        .select(['document', 'updated_by', 'updated_at', 'saved_over', 'saved_as'])
         .executeTakeFirst();
       const current = row ? Number(row.updated_at) : null;
       const stored = JSON.stringify(document);
       if (expectedUpdatedAt !== undefined && !isVersion(row, expectedUpdatedAt)) {
-        // Moved since the caller's version, yet holding this very document saved by this actor: moved by this same
-        // save, sent again (a proxy resends a PUT whose host dropped the connection after saving it), or by one that
-        // leaves nothing of anyone's to replace. Answered as the first was, with the draft as it is; not written.
-        if (row && current !== null && row.document === stored && row.updated_by === actor) {
+        // Moved since the caller's version by this very save, sent again (a proxy resends a PUT whose host dropped
+        // the connection after saving it): the draft's version is the one a save of this document by this actor
+        // made over the caller's version. Answered as the first was, with the draft as it is; not written. Any
+        // other save in between (another's, this actor's own from another tab, a rollback) refuses it as stale.
+        if (row && current !== null && isResentSave(row, stored, actor, expectedUpdatedAt)) {
           return { document, updatedBy: actor, updatedAt: new Date(current).toISOString() };
         }
         assertDraftVersion(row, expectedUpdatedAt, 'save');
       }
       const now = Math.max(Date.now(), (current ?? 0) + 1);
-      const values = { document: stored, updated_by: actor, updated_at: now };
+      const values = {
+        document: stored,
+        updated_by: actor,
+        updated_at: now,
+        saved_over: current ?? NO_DRAFT_VERSION,
+        saved_as: now,
+      };
       await db
         .insertInto('placement_draft')
         .values({ only_row: 1, ...values })
@@ -224,7 +259,14 @@ export class PlacementsStore {
         // Past the draft's version, as a save moves it (saveDraft): a save made before this refuses.
         const before = await db.selectFrom('placement_draft').select('updated_at').executeTakeFirst();
         const version = Math.max(now, before ? Number(before.updated_at) + 1 : 0);
-        const draft = { document: row.document, updated_by: next.actor, updated_at: version };
+        // Made by no save: a save sent again over the draft it replaces is stale, as any save made before it.
+        const draft = {
+          document: row.document,
+          updated_by: next.actor,
+          updated_at: version,
+          saved_over: null,
+          saved_as: null,
+        };
         await db
           .insertInto('placement_draft')
           .values({ only_row: 1, ...draft })

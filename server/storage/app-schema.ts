@@ -247,6 +247,10 @@ export interface PlacementDraftTable {
   document: string;
   updated_by: string;
   updated_at: number;
+  /** The version (`updated_at`) the save that wrote the draft was made over, 0 for none (schema step 19). */
+  saved_over: number | null;
+  /** The version that save made: other than `updated_at` once a host of an earlier release saved the draft since. */
+  saved_as: number | null;
 }
 
 /** One publish or rollback: who, when, the document before and after (JSON text; `null` before the first). */

@@ -731,6 +731,24 @@ const STEPS: readonly SchemaStep[] = [
       CREATE INDEX deleted_record_deleters_deleted_by ON deleted_record_deleters (deleted_by);
     `,
   },
+  {
+    version: 19,
+    name: 'the version each draft save was made over',
+    // A draft save sent again (its first answer lost) names the version it was made over, which that very save has
+    // since replaced: answered as the first only when the draft's version is the one that save made, over the
+    // version named (placements-store.ts). `saved_over` is the version the save was made over (0: no draft then),
+    // `saved_as` the version it made: a host of an earlier release writes the draft without either (its inserts
+    // leave them NULL, its updates leave them as they were), so a draft it saved has `updated_at` other than
+    // `saved_as`, and a save sent again over it is refused as any stale one.
+    sqlite: `
+      ALTER TABLE placement_draft ADD COLUMN saved_over INTEGER;
+      ALTER TABLE placement_draft ADD COLUMN saved_as INTEGER;
+    `,
+    postgres: `
+      ALTER TABLE placement_draft ADD COLUMN saved_over BIGINT;
+      ALTER TABLE placement_draft ADD COLUMN saved_as BIGINT;
+    `,
+  },
 ];
 
 /** The steps as SQLite runs them (migrate.ts). */
