@@ -92,7 +92,8 @@ async function expectEarlierReleaseRestoresAndLetsGo(engine: StorageEngine): Pro
   await restoreAsEarlierRelease(engine, record.id);
   expect(await records.get('acme', 'articles', record.id)).toEqual(record);
   expect(await deleters(engine)).toEqual([]);
-  // Deleted again by no account (or by an old host): no deleter, so dan's DELETE of it would answer 404.
+  // Deleted again by no account (or by an old host): no deleter, so dan's DELETE of it answers the 404 with
+  // deletedRecord, as to any account (record-update.test.ts).
   await records.delete('acme', 'articles', record.id);
   expect(await records.getDeleted('acme', 'articles', record.id)).toMatchObject({ deletedBy: null });
   expect(await records.restore('acme', 'articles', record.id)).toEqual(record);

@@ -354,6 +354,30 @@ function recordCases(twoHosts: () => Promise<[DemoTestApp, DemoTestApp]>): void 
     ]);
   });
 
+  it('answers the DELETE of a record deleted by no known account as deleted already, to its tenant only', async () => {
+    // Deleted as a host of a release before schema step 18 deletes (no deleter noted), moments ago: whoever sent
+    // that DELETE cannot be told from another account, so none is answered as its resend; each is told it was
+    // deleted, with where to restore it, on either host and record by record in a bulk delete.
+    const record = await newArticle();
+    expect(await hosts[0].app.records.delete('acme', 'articles', record.id)).toEqual(record);
+    expectDeletedAlready(await agent.delete(url(record.id)), record.id);
+    expectDeletedAlready(await (await signedInAgent(hosts[1].app)).delete(url(record.id)), record.id);
+    const bulk = await agent.post('/api/resources/articles/records/bulk').send({ action: 'delete', ids: [record.id] });
+    expect((bulk.body as BulkRecordPayload).results).toMatchObject([
+      { id: record.id, ok: false, error: { code: 'not_found', deletedRecord: { id: record.id } } },
+    ]);
+    // An account of another tenant learns nothing of it: the 404 of a record that never was.
+    await addUser(hosts[0].app, 'outsider', 'correct horse battery', ['globex']);
+    const outsider = await signedInAgent(hosts[1].app, 'outsider', 'correct horse battery');
+    const theirs = await outsider.delete(url(record.id));
+    expect([theirs.status, theirs.body]).toEqual([
+      404,
+      { error: { code: 'not_found', message: `There is no articles record ${record.id}.` } },
+    ]);
+    // Still restorable by its tenant, once.
+    expect((await agent.post(`${url(record.id)}/restore`)).status).toBe(200);
+  });
+
   it('answers 404 to its own DELETE of a record it deleted over a minute ago', async () => {
     const record = await newArticle();
     const admin = await hosts[0].app.users.findByUsername('admin');

@@ -202,7 +202,9 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
   /**
    * The answer to a DELETE of a record that is gone: the first answer again when `deletedBy` deleted it at most
    * RESENT_DELETE_WINDOW_MS ago (its client sending the DELETE again after losing that answer, through any host), else
-   * the 404 that says it was deleted, with where to restore it (another tab, another account, a bulk delete).
+   * the 404 that says it was deleted, with where to restore it (another tab, another account, a bulk delete). A record
+   * deleted by no account known (before schema step 18, by a host of an earlier release, by an account removed
+   * since) answers that 404 to every account: none can be told apart as the one sending it again.
    */
   const alreadyDeleted = async (
     tenant: string,
