@@ -5,7 +5,7 @@ import {
   DEFAULT_LOGIN_RATE_LIMIT_SETTINGS,
   type LoginRateLimitSettings,
 } from './auth/login-rate-limit/login-rate-limit-settings';
-import { DEFAULT_SCRYPT_PARAMS, type ScryptParams } from './auth/password-hash';
+import { DEFAULT_SCRYPT_PARAMS, scryptParamsProblem, type ScryptParams } from './auth/password-hash';
 import { TRUST_EVERY_HOP_REFUSED } from './config/trust-proxy';
 import type { ReadinessCheck } from './health/health-router';
 import { JSON_BODY_LIMIT_BYTES } from './http/require-json-body';
@@ -206,7 +206,7 @@ export function appSettingsOf(options: AppOptions): AppSettings {
     logRequests: options.logRequests ?? false,
     distDir: options.distDir ?? DEFAULT_DIST_DIR,
     env: options.env ?? { NODE_ENV: nodeEnv },
-    passwordHashParams: options.passwordHashParams ?? DEFAULT_SCRYPT_PARAMS,
+    passwordHashParams: passwordHashParamsOf(options.passwordHashParams),
     bodyLimitBytes: options.jsonBodyLimitBytes ?? JSON_BODY_LIMIT_BYTES,
     readinessChecks: options.readinessChecks ?? [],
     allowedOrigins: options.allowedOrigins ?? [],
@@ -224,6 +224,17 @@ export function appSettingsOf(options: AppOptions): AppSettings {
     beforeRoutes: options.middleware?.beforeRoutes ?? [],
     beforeLogin: options.middleware?.beforeLogin ?? [],
   };
+}
+
+/**
+ * The entry's scrypt parameters, checked now: ones the hash parser refuses, or scrypt does, would otherwise be found
+ * at the first sign-in (a 500, or hashes no password matches).
+ */
+function passwordHashParamsOf(given: ScryptParams | undefined): ScryptParams {
+  if (given === undefined) return DEFAULT_SCRYPT_PARAMS;
+  const problem = scryptParamsProblem(given);
+  if (problem !== undefined) throw new Error(`passwordHashParams.${problem}.`);
+  return given;
 }
 
 function requiredDatabasePath(databasePath: string | undefined): string {

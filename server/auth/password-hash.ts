@@ -16,6 +16,26 @@ const SALT_BYTES = 16;
 /** Stored parameters above these are refused rather than run: a tampered row must not exhaust the server. */
 const LIMITS: Readonly<ScryptParams> = Object.freeze({ N: 2 ** 20, r: 32, p: 16 });
 
+/**
+ * What is wrong with `params`, naming the parameter and the range allowed, or undefined when they are ones this
+ * module hashes with and reads back: the hash parser's bounds (a stored hash outside them matches no password) and
+ * scrypt's own. createApp checks a host's `passwordHashParams` with it (app-options.ts), so parameters that would
+ * make every sign-in fail, or every new hash unreadable, stop the server at start rather than at the first sign-in.
+ */
+export function scryptParamsProblem(params: ScryptParams): string | undefined {
+  const { N, r, p } = params;
+  if (!Number.isInteger(r) || r < 1 || r > LIMITS.r) return `r must be a whole number from 1 to ${LIMITS.r}, got ${r}`;
+  if (!Number.isInteger(p) || p < 1 || p > LIMITS.p) return `p must be a whole number from 1 to ${LIMITS.p}, got ${p}`;
+  const powerOfTwo = Number.isInteger(N) && N > 1 && (N & (N - 1)) === 0;
+  // scrypt refuses N of 2^(16 r) or more (with r = 1: from 2^16), throwing where a check should answer.
+  const highest = Math.min(LIMITS.N, 2 ** (16 * r) / 2);
+  if (!powerOfTwo || N > highest) {
+    const cap = highest < LIMITS.N ? ` (below 2^(16 r) = ${2 ** (16 * r)} with r = ${r})` : '';
+    return `N must be a power of two from 2 to ${highest}${cap}, got ${N}`;
+  }
+  return undefined;
+}
+
 /** `scrypt$N=131072,r=8,p=1$<salt base64>$<key base64>` */
 const FORMAT = /^scrypt\$N=(\d+),r=(\d+),p=(\d+)\$([A-Za-z0-9+/]+={0,2})\$([A-Za-z0-9+/]+={0,2})$/;
 
@@ -102,19 +122,7 @@ function parseHash(stored: string): { params: ScryptParams; salt: Buffer; key: B
   if (!match) return null;
   const [, n, r, p, salt, key] = match;
   const params = { N: Number(n), r: Number(r), p: Number(p) };
-  const powerOfTwo = params.N > 1 && (params.N & (params.N - 1)) === 0;
-  if (
-    !powerOfTwo ||
-    // scrypt refuses N of 2^(16 r) or more (with r = 1: from 2^16), throwing where a check should answer.
-    params.N >= 2 ** (16 * params.r) ||
-    params.N > LIMITS.N ||
-    params.r < 1 ||
-    params.r > LIMITS.r ||
-    params.p < 1 ||
-    params.p > LIMITS.p
-  ) {
-    return null;
-  }
+  if (scryptParamsProblem(params) !== undefined) return null;
   const keyBytes = Buffer.from(key ?? '', 'base64');
   if (keyBytes.length < 16) return null;
   return { params, salt: Buffer.from(salt ?? '', 'base64'), key: keyBytes };
