@@ -4,7 +4,7 @@
  */
 import { sql } from 'kysely';
 import { describeWithPostgres, usePostgresDatabases, withPostgresClient } from '../../testing/server/postgres-server';
-import { credentialStampOf } from './user-store';
+import { credentialStampOf, credentialStampOfRow } from './user-store';
 import { POSTGRES_MIGRATIONS } from '../storage/migrations';
 import { openMigratedStorage } from '../storage/open-storage';
 import { migratePostgres } from '../storage/postgres-migrate';
@@ -20,7 +20,16 @@ describeWithPostgres()('postgresSessionCount', () => {
     await Promise.all(engines.splice(0).map((engine) => engine.close()));
   });
 
-  async function addAccount(engine: StorageEngine, username: string, passwordHash: string, since: number | null) {
+  type Kept = { stamp_kept: string | null; stamp_kept_while: string | null };
+  const NONE_KEPT: Kept = { stamp_kept: null, stamp_kept_while: null };
+
+  async function addAccount(
+    engine: StorageEngine,
+    username: string,
+    passwordHash: string,
+    since: number | null,
+    kept: Kept = NONE_KEPT,
+  ) {
     const { id } = await engine.db
       .insertInto('users')
       .values({
@@ -30,26 +39,44 @@ describeWithPostgres()('postgresSessionCount', () => {
         created_at: 0,
         updated_at: 0,
         sessions_since: since,
+        ...kept,
       })
       .returning('id')
       .executeTakeFirstOrThrow();
     return id;
   }
 
-  it("computes user-store.ts's credential stamp", async () => {
+  it("computes user-store.ts's credential stamp, a stamp kept over a new hash of the same password included", async () => {
     const engine = await openMigratedStorage(await postgres.create());
     engines.push(engine);
-    const accounts: [string, number | null][] = [
-      ['scrypt$16384$8$1$c2FsdA$aGFzaA', null],
-      ['scrypt$16384$8$1$c2FsdA$aGFzaA', 1_700_000_000_123],
-      ['a hash with é, ü and 🙂 in it', 0],
-      ['', null],
+    const upgraded = 'scrypt$N=4096,r=8,p=1$c2FsdA$aGFzaA';
+    const accounts: [string, number | null, Kept][] = [
+      ['scrypt$16384$8$1$c2FsdA$aGFzaA', null, NONE_KEPT],
+      ['scrypt$16384$8$1$c2FsdA$aGFzaA', 1_700_000_000_123, NONE_KEPT],
+      ['a hash with é, ü and 🙂 in it', 0, NONE_KEPT],
+      ['', null, NONE_KEPT],
+      // Kept: the row's own stamp is still the one written with it.
+      [upgraded, null, { stamp_kept: 'kept-stamp-00001', stamp_kept_while: credentialStampOf(upgraded, null) }],
+      [upgraded, 5, { stamp_kept: 'kept-stamp-00002', stamp_kept_while: credentialStampOf(upgraded, 5) }],
+      // Void: the hash or sessions_since changed since (a host of an earlier release wrote them).
+      [upgraded, 6, { stamp_kept: 'kept-stamp-00003', stamp_kept_while: credentialStampOf(upgraded, 5) }],
+      ['another', null, { stamp_kept: 'kept-stamp-00004', stamp_kept_while: credentialStampOf(upgraded, null) }],
+      [upgraded, null, { stamp_kept: null, stamp_kept_while: credentialStampOf(upgraded, null) }],
     ];
-    for (const [index, [hash, since]] of accounts.entries()) await addAccount(engine, `user${index}`, hash, since);
-    const { rows } = await sql<{ hash: string; since: number | null; stamp: string }>`
-      SELECT password_hash AS hash, sessions_since AS since, ${POSTGRES_CREDENTIAL_STAMP} AS stamp
-      FROM users ORDER BY id`.execute(engine.db);
-    expect(rows.map((row) => row.stamp)).toEqual(accounts.map(([hash, since]) => credentialStampOf(hash, since)));
+    for (const [index, [hash, since, kept]] of accounts.entries())
+      await addAccount(engine, `user${index}`, hash, since, kept);
+    const { rows } = await sql<{ stamp: string }>`
+      SELECT ${POSTGRES_CREDENTIAL_STAMP} AS stamp FROM users ORDER BY id`.execute(engine.db);
+    const expected = accounts.map(([password_hash, sessions_since, kept]) =>
+      credentialStampOfRow({ password_hash, sessions_since, ...kept }),
+    );
+    expect(rows.map((row) => row.stamp)).toEqual(expected);
+    expect(expected.slice(4, 6)).toEqual(['kept-stamp-00001', 'kept-stamp-00002']);
+    expect(expected.slice(6)).toEqual([
+      credentialStampOf(upgraded, 6),
+      credentialStampOf('another', null),
+      credentialStampOf(upgraded, null),
+    ]);
   });
 
   it("never reads a stored session's JSON", async () => {

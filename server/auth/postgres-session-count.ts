@@ -3,11 +3,18 @@ import type { AppSchema } from '../storage/app-schema';
 
 /**
  * user-store.ts's credentialStampOf in PostgreSQL's SQL, of the `users` row in the query: the first sixteen characters
- * of the base64url SHA-256 of the password hash, followed by a line feed and `sessions_since` when it is set. Kept
- * equal to it by postgres-session-count.test.ts.
+ * of the base64url SHA-256 of the password hash, followed by a line feed and `sessions_since` when it is set.
  */
-export const POSTGRES_CREDENTIAL_STAMP: RawBuilder<string> = sql<string>`left(translate(encode(sha256(convert_to(
+const POSTGRES_OWN_STAMP: RawBuilder<string> = sql<string>`left(translate(encode(sha256(convert_to(
   users.password_hash || coalesce(chr(10) || users.sessions_since::text, ''), 'UTF8')), 'base64'), '+/', '-_'), 16)`;
+
+/**
+ * user-store.ts's credentialStampOfRow: the row's own stamp, or the one kept over a new hash of the same password
+ * while the row's own is still the one written with it. Kept equal to it by postgres-session-count.test.ts.
+ */
+export const POSTGRES_CREDENTIAL_STAMP: RawBuilder<string> = sql<string>`CASE
+  WHEN users.stamp_kept IS NOT NULL AND users.stamp_kept_while = ${POSTGRES_OWN_STAMP} THEN users.stamp_kept
+  ELSE ${POSTGRES_OWN_STAMP} END`;
 
 /** The count: the live sessions' groups from the index, joined to their accounts (see postgresSessionCount). */
 export const POSTGRES_SESSION_COUNT: RawBuilder<{ sessions: number | string }> = sql<{ sessions: number | string }>`

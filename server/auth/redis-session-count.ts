@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { RedisStore } from 'connect-redis';
 import type { RedisClientType } from 'redis';
-import { credentialStampOf } from './user-store';
+import { credentialStampOfRow } from './user-store';
 import type { StorageEngine } from '../storage/storage-engine';
 
 /** Session keys read per SCAN and MGET: the server parses one batch between two answers of Redis. */
@@ -83,11 +83,11 @@ async function usableSessions(
     scrapeOver?.throwIfAborted();
     const rows = await storage.db
       .selectFrom('users')
-      .select(['id', 'password_hash', 'sessions_since'])
+      .select(['id', 'password_hash', 'sessions_since', 'stamp_kept', 'stamp_kept_while'])
       .where('disabled_at', 'is', null)
       .where('id', 'in', ids.slice(start, start + ACCOUNTS_PER_QUERY))
       .execute();
-    for (const row of rows) stamps.set(row.id, credentialStampOf(row.password_hash, row.sessions_since));
+    for (const row of rows) stamps.set(row.id, credentialStampOfRow(row));
   }
   return signedIn.reduce((sum, group) => sum + (stamps.get(group.id) === group.credentials ? group.sessions : 0), 0);
 }

@@ -69,6 +69,19 @@ async function countsOnlyUsableSessions(options: TestAppOptions): Promise<void> 
     expect(await activeSessions(testApp)).toBe(1);
     await again.post('/logout').expect(204);
     expect(await activeSessions(testApp)).toBe(0);
+
+    // A sign-in that makes an outdated hash again with the app's parameters keeps the account's sessions of before
+    // (one stored as a sign-in before it would have: with the old hash's stamp).
+    await addUser(app, 'old-timer', PASSWORD, ['north'], { N: 2 ** 9, r: 8, p: 1 });
+    const { id, credentialStamp } = (await app.users.findByUsername('old-timer'))!;
+    const cookie = { originalMaxAge: HOUR_MS, expires: new Date(Date.now() + HOUR_MS).toISOString() };
+    await storeSet(app.sessions.store, 'of-before', {
+      cookie,
+      passport: { user: { id, credentials: credentialStamp } },
+    });
+    expect(await activeSessions(testApp)).toBe(1);
+    await signedInAgent(app, 'old-timer', PASSWORD);
+    expect(await activeSessions(testApp)).toBe(2);
   } finally {
     await testApp.close();
   }

@@ -1,5 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { CredentialStamps } from './credential-stamps';
+import { keptOrOwnStamp } from './user-store';
 
 /** The SQL function, on the app's connection, that gives an account's current credential stamp (user-store.ts). */
 export const CREDENTIAL_STAMP_FUNCTION = 'slots_credential_stamp';
@@ -18,7 +19,9 @@ export const SQLITE_SESSION_COUNT = `
   ) AS signed_in
   JOIN users ON users.id = signed_in.user_id
   WHERE users.disabled_at IS NULL
-    AND signed_in.credentials = ${CREDENTIAL_STAMP_FUNCTION}(users.id, users.password_hash, users.sessions_since)`;
+    AND signed_in.credentials = ${CREDENTIAL_STAMP_FUNCTION}(
+      users.id, users.password_hash, users.sessions_since, users.stamp_kept, users.stamp_kept_while
+    )`;
 
 /**
  * The usable sessions of the SQLite file, counted in one statement: the live sessions grouped by account and
@@ -28,15 +31,20 @@ export const SQLITE_SESSION_COUNT = `
  * with the accounts signed in, not with the sessions' size.
  *
  * The stamp is user-store.ts's own function, called from SQL, each account's kept from one count to the next while
- * its password hash and `sessions_since` stay the same (credential-stamps.ts).
+ * its password hash and `sessions_since` stay the same (credential-stamps.ts), or the stamp kept over a new hash of the
+ * same password (user-store.ts's credentialStampOfRow).
  */
 export function sqliteSessionCount(db: BetterSqlite3.Database): () => number {
   const stamps = new CredentialStamps();
   db.function(
     CREDENTIAL_STAMP_FUNCTION,
     { deterministic: true },
-    (userId: unknown, passwordHash: unknown, sessionsSince: unknown) =>
-      stamps.stampOf(Number(userId), String(passwordHash), sessionsSince === null ? null : Number(sessionsSince)),
+    (userId: unknown, passwordHash: unknown, sessionsSince: unknown, kept: unknown, keptWhile: unknown) =>
+      keptOrOwnStamp(
+        stamps.stampOf(Number(userId), String(passwordHash), sessionsSince === null ? null : Number(sessionsSince)),
+        kept === null ? null : String(kept),
+        keptWhile === null ? null : String(keptWhile),
+      ),
   );
   // Prepared at the first count: a file without the index (never migrated so) fails the count, not the server's start.
   let count: BetterSqlite3.Statement<[number], number> | undefined;

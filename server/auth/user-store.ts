@@ -21,6 +21,8 @@ const USER_COLUMNS = [
   'disabled_at',
   'sessions_since',
   'role',
+  'stamp_kept',
+  'stamp_kept_while',
 ] as const;
 
 type UserRow = Pick<Selectable<UsersTable>, (typeof USER_COLUMNS)[number]>;
@@ -106,14 +108,19 @@ export class UserStore {
     const work = async (db: Kysely<AppSchema>) => {
       const existing = await this.rowByUsername(username, db);
       if (existing) {
+        // A stamp kept over an upgrade of the hash before would not count with another hash (the row's own stamp is
+        // another then): cleared all the same, so the row says what holds. The same hash changes nothing.
+        const written =
+          passwordHash === existing.password_hash
+            ? {}
+            : { password_hash: passwordHash, stamp_kept: null, stamp_kept_while: null };
         await db
           .updateTable('users')
-          .set({ password_hash: passwordHash, updated_at: now })
+          .set({ ...written, updated_at: now })
           .where('id', '=', existing.id)
           .execute();
-        const user = toUser(existing, await this.grantedTo(existing.id, db));
-        const credentialStamp = credentialStampOf(passwordHash, existing.sessions_since);
-        return { user: { ...user, credentialStamp }, created: false };
+        const user = toUser({ ...existing, ...written }, await this.grantedTo(existing.id, db));
+        return { user, created: false };
       }
       const { id } = await db
         .insertInto('users')
@@ -140,20 +147,26 @@ export class UserStore {
 
   /**
    * Replaces the account's password hash by `replacement` (the same password hashed with today's parameters) if it
-   * still is `expected` and the account is not disabled: the account as it is now, its credential stamp the new
-   * hash's. Undefined, with nothing written, when the account changed since `expected` was read (a new password, an
-   * upgrade by another sign-in, disabled or removed).
+   * still is `expected` and the account is not disabled: the account as it is now. Its credential stamp stays the
+   * one its sessions carry (kept in `stamp_kept`, while the row's own stamp is the one written with it): the password
+   * is the same, so no session ends. Undefined, with nothing written, when the account changed since `expected` was
+   * read (a new password, an upgrade by another sign-in, disabled or removed).
    */
   async rehashPassword(id: number, expected: string, replacement: string): Promise<StaffUser | undefined> {
     const user = await this.engine.exclusive(async (db) => {
       const row = await db.selectFrom('users').select(USER_COLUMNS).where('id', '=', id).executeTakeFirst();
       if (!row || row.disabled_at !== null || row.password_hash !== expected) return undefined;
+      const kept = {
+        password_hash: replacement,
+        stamp_kept: credentialStampOfRow(row),
+        stamp_kept_while: credentialStampOf(replacement, row.sessions_since),
+      };
       await db
         .updateTable('users')
-        .set({ password_hash: replacement, updated_at: Date.now() })
+        .set({ ...kept, updated_at: Date.now() })
         .where('id', '=', id)
         .execute();
-      return toUser({ ...row, password_hash: replacement }, await this.grantedTo(id, db));
+      return toUser({ ...row, ...kept }, await this.grantedTo(id, db));
     });
     if (user) this.engine.noteWrite();
     return user;
@@ -307,7 +320,7 @@ function toUser(row: UserRow, grantedPermissions: readonly StaffPermission[]): S
     id: row.id,
     username: row.username,
     displayName: row.display_name,
-    credentialStamp: credentialStampOf(row.password_hash, row.sessions_since),
+    credentialStamp: credentialStampOfRow(row),
     roles: row.role === null ? [] : [row.role],
     grantedPermissions: Object.freeze([...grantedPermissions]),
   };
@@ -336,4 +349,23 @@ export function credentialStampOf(passwordHash: string, sessionsSince: number | 
   // Without a time the stamp is the hash's alone, as before the column existed: no session is signed out by it.
   if (sessionsSince !== null) hash.update(`\n${sessionsSince}`);
   return hash.digest('base64url').slice(0, 16);
+}
+
+/** The columns of a `users` row that its credential stamp is made from. */
+export type StampedRow = Pick<UserRow, 'password_hash' | 'sessions_since' | 'stamp_kept' | 'stamp_kept_while'>;
+
+/**
+ * The account's credential stamp, the one its sessions must carry: the row's own (credentialStampOf), unless a
+ * sign-in since hashed the same password again with stronger parameters and nothing changed after, then the stamp
+ * from before (`stamp_kept`, rehashPassword). A new password or a disabling, by any release's host, changes the
+ * row's own stamp, so the kept one no longer counts. The session counts compute the same in SQL
+ * (sqlite-session-count.ts, postgres-session-count.ts).
+ */
+export function credentialStampOfRow(row: StampedRow): string {
+  return keptOrOwnStamp(credentialStampOf(row.password_hash, row.sessions_since), row.stamp_kept, row.stamp_kept_while);
+}
+
+/** `own`, the row's own stamp, or the stamp kept over a new hash of the same password while `own` is `keptWhile`. */
+export function keptOrOwnStamp(own: string, kept: string | null, keptWhile: string | null): string {
+  return kept !== null && keptWhile === own ? kept : own;
 }

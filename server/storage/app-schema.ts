@@ -41,6 +41,13 @@ export interface UsersTable {
   sessions_since: number | null;
   /** NULL: no role (an editor). `viewer`, `editor`, `operator`: shared/staff-roles.ts. */
   role: string | null;
+  /**
+   * The credential stamp the account's sessions carry from before a sign-in hashed its password again with stronger
+   * parameters (user-store.ts's rehashPassword), kept while `stamp_kept_while` is the row's own stamp. NULL: none.
+   */
+  stamp_kept: string | null;
+  /** The row's own stamp (its hash and `sessions_since`) right after that sign-in: any change since voids `stamp_kept`. */
+  stamp_kept_while: string | null;
 }
 
 export interface TenantsTable {

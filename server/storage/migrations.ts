@@ -749,6 +749,20 @@ const STEPS: readonly SchemaStep[] = [
       ALTER TABLE placement_draft ADD COLUMN saved_as BIGINT;
     `,
   },
+  {
+    version: 20,
+    name: 'a password hashed again with stronger parameters keeps the account its sessions',
+    // A session keeps the credential stamp it signed in with, the stored hash's (user-store.ts): a sign-in that made
+    // the hash again with stronger parameters changed it, ending the account's other sessions as a new password does.
+    // It now keeps their stamp here, with the row's own stamp right after (a digest of its new hash and
+    // sessions_since): a new password or a disabling, by any release's host, changes the row's own stamp and so voids
+    // the kept one without knowing of it. Stamps, not the hash of before: keeping a weaker hash of the password
+    // would undo the upgrade. NULL in every row: each account's stamp is what it was.
+    sql: `
+      ALTER TABLE users ADD COLUMN stamp_kept TEXT;
+      ALTER TABLE users ADD COLUMN stamp_kept_while TEXT;
+    `,
+  },
 ];
 
 /** The steps as SQLite runs them (migrate.ts). */
