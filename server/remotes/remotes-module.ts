@@ -16,6 +16,7 @@ import { RemoteRegistry } from './remote-registry';
 import { addRemoteDescriptorMetrics } from './remote-descriptor-metrics';
 import { loadRemotesConfig, type LoadRemotesConfigOptions, type RemotesConfig } from './remotes-config';
 import { reloadRemotesConfig } from './remotes-config-reload';
+import { RemotesConfigError } from '../config/remotes-config-error';
 
 export interface RemotesSettings {
   env: NodeJS.ProcessEnv;
@@ -169,6 +170,14 @@ export class RemotesModule implements AppModule {
   }
 
   async start(): Promise<void> {
+    // The releases in force are read by now (the releases module's load): a component the file gives one remote
+    // while another's release in force provides it stops the start, as it stops a reload and as a clash within the
+    // file stops a start. Refused rather than served one way: serving both let pages load either remote's code for
+    // the name, and any rule choosing one would serve code the operator did not choose, unseen in a log line; hosts
+    // already running keep serving (they refuse the same file on reload), so a refused start costs one host, not the
+    // cluster, until the file or the release is changed.
+    const clash = this.registry.componentClash(this.registry.config);
+    if (clash !== null) throw new RemotesConfigError(startRefusedForClash(clash));
     // Bounded by the descriptor timeout: a remote that is down is logged and retried, never awaited further.
     await this.registry.refresh();
   }
@@ -183,4 +192,13 @@ export class RemotesModule implements AppModule {
   close(): void {
     this.registry.close();
   }
+}
+
+/** Why a start with a component clash (component-ownership.ts) is refused, and the two ways out. */
+export function startRefusedForClash(clash: string): string {
+  return (
+    `${clash} The server does not start with this REMOTES_CONFIG, as a reload does not take it: change the file so ` +
+    'the component has one remote, or take the release away (activate another, or deactivate it) from a host ' +
+    'still running, then start again.'
+  );
 }
