@@ -52,7 +52,9 @@ it('refuses what a host with the same settings refuses, with the very line that 
 
 it('says what it checked: the file, the mode and the built-in remotes’ folder', () => {
   const file = dist.write('remotes.json', JSON.stringify({ remotes: [] }));
-  expect(checkRemotesConfigHere({ REMOTES_CONFIG: file, NODE_ENV: 'production', FRONTEND_DIR: dist.dir })).toEqual({
+  expect(
+    checkRemotesConfigHere({ REMOTES_CONFIG: file, NODE_ENV: 'production', FRONTEND_DIR: dist.dir }),
+  ).toMatchObject({
     refusal: null,
     checked: `Checked REMOTES_CONFIG ${file}, as NODE_ENV=production, with the built-in remotes of ${dist.dir}.`,
   });
@@ -70,7 +72,7 @@ it('reads a relative REMOTES_CONFIG and FRONTEND_DIR from its working folder, an
     { REMOTES_CONFIG: 'remotes.json', NODE_ENV: 'production', FRONTEND_DIR: '.' },
     dist.dir,
   );
-  expect(check).toEqual({
+  expect(check).toMatchObject({
     refusal: null,
     checked:
       `Checked REMOTES_CONFIG remotes.json as ${path.join(dist.dir, 'remotes.json')} (a relative path: each host ` +

@@ -5,7 +5,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { createFixtureDist, type FixtureDist } from '../../testing/server/fixture-dist';
 import { runServerCommand } from '../../testing/server/run-server-command';
+import type { HttpFixtureServer } from '../../testing/system/http-fixture-server';
+import { startStaticServer } from '../../testing/system/static-server';
 import { createTestApp, type TestApp } from '../../testing/server/test-app';
 
 let testApp: TestApp | undefined;
@@ -16,11 +19,15 @@ afterEach(async () => {
 
 jest.setTimeout(30_000);
 
-/** A host on a SQLite file with a REMOTES_CONFIG in its folder, and the command run with the same settings. */
-async function hostWithConfigFile() {
-  const app = await createTestApp();
+/**
+ * A host on a SQLite file with a REMOTES_CONFIG in its folder, and the command run with the same settings. `read`:
+ * a file the host reads too (its own re-read then judges what the command judged).
+ */
+async function hostWithConfigFile(read?: string) {
+  if (read) fs.writeFileSync(read, JSON.stringify({ remotes: [] }));
+  const app = await createTestApp(read ? { env: { REMOTES_CONFIG: read } } : {});
   testApp = app;
-  const configFile = path.join(app.dir.path, 'remotes.json');
+  const configFile = read ?? path.join(app.dir.path, 'remotes.json');
   fs.writeFileSync(configFile, JSON.stringify({ remotes: [] }));
   const reload = (env: NodeJS.ProcessEnv = {}) =>
     runServerCommand('remotes-reload.ts', [], {
@@ -135,4 +142,82 @@ it("checks the file's slots of a remote with a release in force against that rel
   const taken = await reload();
   expect([taken.code, taken.stderr]).toEqual([0, '']);
   expect(await app.releases.store.lastConfigReload()).toBeGreaterThan(before);
+});
+
+describe('a remote declared by entry alone, read from its origin as a host reads it', () => {
+  const amountDue = { type: 'object', properties: { amountDue: { type: 'number' } }, required: ['amountDue'] };
+  let dist: FixtureDist;
+  let origin: HttpFixtureServer | undefined;
+  beforeEach(() => {
+    dist = createFixtureDist();
+  });
+  afterEach(async () => {
+    await origin?.close();
+    origin = undefined;
+    dist.remove();
+  });
+
+  /** team_billing's build, served from a second origin; the file declaring it by entry alone, placing a slot. */
+  async function billingOrigin() {
+    dist.addRemote({
+      name: 'team_billing',
+      components: ['InvoiceBanner'],
+      formComponents: [],
+      props: { InvoiceBanner: amountDue },
+    });
+    origin = await startStaticServer(dist.dir);
+    const entry = `${origin.url}/remotes/team_billing/mf-manifest.json`;
+    const placing = (props: object) =>
+      JSON.stringify({
+        remotes: [
+          { name: 'team_billing', entry, slots: { 'dashboard-before-cards': [{ component: 'InvoiceBanner', props }] } },
+        ],
+      });
+    return { entry, placing };
+  }
+
+  it("checks the file's slots against the descriptor its origin answers, refusing what every host refuses", async () => {
+    const { app, configFile, reload } = await hostWithConfigFile(path.join(dist.dir, 'remotes.json'));
+    const { placing } = await billingOrigin();
+    const before = await app.releases.store.lastConfigReload();
+
+    fs.writeFileSync(configFile, placing({ amountDue: '12.50' }));
+    const refused = await reload();
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(
+      /^Remotes configuration not reloaded, the previous one stays in use: [\s\S]*\n {2}- InvoiceBanner at dashboard-before-cards\[0\] \(configuration, remote "team_billing"\): props\.amountDue must be number, got "12\.50"\n/,
+    );
+    expect(refused.stderr).toContain(
+      ', and the remotes declared by entry alone as their origins answered here (team_billing).\n',
+    );
+    expect(await app.releases.store.lastConfigReload()).toBe(before);
+    // A host reading the same origin refuses it too.
+    expect(await app.reloadRemotesConfig()).toBe(false);
+
+    fs.writeFileSync(configFile, placing({ amountDue: 12.5 }));
+    const taken = await reload();
+    expect([taken.code, taken.stderr]).toEqual([0, '']);
+    expect(taken.stdout).toContain('(team_billing). It passes.\n');
+    expect(await app.releases.store.lastConfigReload()).toBeGreaterThan(before);
+    expect(await app.reloadRemotesConfig()).toBe(true);
+  });
+
+  it('says which remote it could not reach and that its slots are not checked, without refusing the file', async () => {
+    const { app, configFile, reload } = await hostWithConfigFile(path.join(dist.dir, 'remotes.json'));
+    const { placing } = await billingOrigin();
+    await origin?.close();
+    origin = undefined;
+    const before = await app.releases.store.lastConfigReload();
+    // Props its schema refuses: unseen here, as by a host that cannot reach the origin either (it takes the file).
+    fs.writeFileSync(configFile, placing({ amountDue: '12.50' }));
+    const run = await reload();
+    expect([run.code, run.stderr]).toEqual([0, '']);
+    expect(run.stdout.split('\n').slice(0, 2)).toEqual([
+      expect.stringMatching(/^Checked REMOTES_CONFIG .*, and no release in force in the database\. It passes\.$/),
+      expect.stringMatching(
+        /^Remote "team_billing" \(declared by entry alone\) could not be read here: .*\. Its slots are not checked here; a host that cannot read it either takes the file and leaves them out until it answers\.$/,
+      ),
+    ]);
+    expect(await app.releases.store.lastConfigReload()).toBeGreaterThan(before);
+  });
 });

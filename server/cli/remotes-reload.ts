@@ -6,13 +6,17 @@
  *
  * The file is read first, as the hosts read it (remotes-reload-check.ts): one they would refuse is refused here with
  * the line they would log and exit code 1, and no host is asked (each would refuse it in its own log, which whoever
- * ran the command never sees). What passes here is not known to be taken: each host reads its own file with its own
- * settings, and checks its slots against the slots its code registers; the output says so rather than claim more.
+ * ran the command never sees). A remote declared by entry alone is read from its origin as a host reads it
+ * (remotes-reload-origins.ts); one not reached here is said, not refused. What passes here is not known to be
+ * taken: each host reads its own file with its own settings, and checks its slots against the slots its code
+ * registers; the output says so rather than claim more.
  */
 import type { RemoteRelease } from '../../shared';
 import { storageSettingsFromEnv } from '../env-config';
 import { ReleaseStore } from '../releases/release-store';
+import { HttpDescriptorSource } from '../remotes/http-descriptor-source';
 import { checkRemotesConfigHere } from './remotes-reload-check';
+import { readEntryRemotes } from './remotes-reload-origins';
 import { runCommand } from './run-command';
 import { withStorage } from './with-storage';
 import { commandLine } from '../process/operator-commands';
@@ -36,16 +40,30 @@ async function main(): Promise<number> {
   }
   return withStorage(storageSettingsFromEnv(process.env), async (engine, where) => {
     const store = new ReleaseStore(engine);
+    const stored = await store.releases();
+    const inForce = await releasesInForce(store, stored);
     // Checked again with the releases in force: every host checks the file's slots of such a remote against the
-    // release's stored descriptor, not against what the file says of it.
-    const withReleases = checkRemotesConfigHere(process.env, process.cwd(), await releasesInForce(store));
-    if (withReleases.refusal !== null) {
-      process.stderr.write(`${withReleases.refusal}\n${withReleases.checked}\nNo host was asked to re-read it.\n`);
+    // release's stored descriptor, not against what the file says of it. A remote declared by entry alone is read
+    // from its origin as a host reads it, and the file's slots of those that answer checked against what they said.
+    const withReleases = checkRemotesConfigHere(process.env, process.cwd(), inForce);
+    const { answered, unchecked } = await readEntryRemotes(
+      withReleases.pending,
+      stored,
+      inForce,
+      withReleases.served,
+      new HttpDescriptorSource(),
+    );
+    const withOrigins = checkRemotesConfigHere(process.env, process.cwd(), inForce, answered);
+    const notChecked = unchecked.map((line) => `${line}\n`).join('');
+    if (withOrigins.refusal !== null) {
+      process.stderr.write(
+        `${withOrigins.refusal}\n${withOrigins.checked}\n${notChecked}No host was asked to re-read it.\n`,
+      );
       return 1;
     }
     await store.requestConfigReload();
     process.stdout.write(
-      `${withReleases.checked} It passes.\n` +
+      `${withOrigins.checked} It passes.\n${notChecked}` +
         `Asked every host on ${where} to re-read REMOTES_CONFIG (within about a second).\n` +
         'Whether each takes it is not known here: a host reads its own REMOTES_CONFIG with its own settings and ' +
         `also checks the file's slots against its code's. Each logs "Remotes configuration reloaded." or why it ` +
@@ -56,8 +74,8 @@ async function main(): Promise<number> {
 }
 
 /** Each remote's release in force (its active one) as the database holds it. */
-async function releasesInForce(store: ReleaseStore): Promise<RemoteRelease[]> {
-  const [rollouts, releases] = await Promise.all([store.rollouts(), store.releases()]);
+async function releasesInForce(store: ReleaseStore, releases: readonly RemoteRelease[]): Promise<RemoteRelease[]> {
+  const rollouts = await store.rollouts();
   const active = new Set(
     rollouts.flatMap(({ remote, active: version }) => (version === null ? [] : [`${remote}\0${version}`])),
   );
