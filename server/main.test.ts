@@ -71,7 +71,7 @@ describe('server/main.ts', () => {
       expect(printed).not.toBeNull();
       const password = printed?.[1] as string;
       expect(first.output()).toContain(`To change it later: DATABASE_PATH=${databasePath} npm run user:add -- admin`);
-      expect(first.output()).toContain(`Made a new database at ${databasePath}, none being there.`);
+      expect(first.output()).toContain(`Made a new database at SQLite ${databasePath}, none being there.`);
       expect(fs.existsSync(path.join(dir.path, 'data', SESSION_SECRET_FILE))).toBe(true);
 
       const slots = await fetch(`${first.url}/slots`);

@@ -1,6 +1,7 @@
 import type { TrustProxySetting } from './config/trust-proxy';
 import type { BuildIdentity } from './process/build-identity';
 import { commandLine, storageVariablesFor, type CommandLine } from './process/operator-commands';
+import { sqliteFileName } from './storage/database-name';
 
 /** An account the start message tells the operator about (the demo's `admin`). */
 export interface SignInAccount {
@@ -38,7 +39,10 @@ export interface StartMessageInput {
   commandsShareTheEnvironment?: boolean;
   /** NODE_ENV as read (`development` when not set); any other than `production` is said, with what it changes. */
   nodeEnv?: string;
-  /** The SQLite file this start made, none being there: said, as a mistyped DATABASE_PATH makes one too. */
+  /**
+   * The SQLite file this start made, none being there: said, as a mistyped DATABASE_PATH makes one too, and named as
+   * every message names a database (`SQLite /data/app.db`, database-name.ts).
+   */
   newDatabaseFile?: string;
   /** Which release runs (build-identity.ts) and the database schema it brings: said after where to open it. */
   release?: { identity: BuildIdentity; schema: number };
@@ -93,7 +97,7 @@ export function formatStartMessage(input: StartMessageInput): string {
   if (input.release) lines.push(releaseLine(input.release.identity, input.release.schema));
   if (input.newDatabaseFile !== undefined) {
     lines.push(
-      `Made a new database at ${input.newDatabaseFile}, none being there. If this installation's data is in ` +
+      `Made a new database at ${sqliteFileName(input.newDatabaseFile)}, none being there. If this installation's data is in ` +
         'another file, stop the server and set DATABASE_PATH to that file.',
     );
   }
