@@ -70,7 +70,7 @@ describe('db:restore and the server', () => {
       const refused = await runServerCommand('db-restore.ts', [backup], env);
       expect([refused.code, refused.stdout]).toEqual([1, '']);
       expect(refused.stderr).toBe(
-        `A server or command has ${env.DATABASE_PATH} open: stop it first (every server on this file), then ` +
+        `A server or command has SQLite ${env.DATABASE_PATH} open: stop it first (every server on this file), then ` +
           'restore. Replaced under a running server, the database would be mixed with what it writes. Nothing was ' +
           'changed.\n',
       );

@@ -244,8 +244,8 @@ describe('npm run db:restore', () => {
     const run = await restore(backup);
     expect([run.code, run.stdout]).toEqual([1, '']);
     expect(run.stderr).toBe(
-      `${database}-wal is there without the database ${database}: SQLite would take them for the restored file's ` +
-        'own and replay them onto it. Move them away first. Nothing was changed.\n',
+      `${database}-wal is there without the database SQLite ${database}: SQLite would take them for the restored ` +
+        "file's own and replay them onto it. Move them away first. Nothing was changed.\n",
     );
     expect(fs.readdirSync(dir.path).sort()).toEqual(['app.db-wal', 'backup.db']);
   });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { backupDestinationRefusal } from './backup-destination';
+import { sqliteFileName } from './database-name';
 import { assertLooksLikeBackup, checkRestorable, RestoreRefused, type RestorableBackup } from './sqlite-restore-check';
 import { lockForRestore, type RestoreLock } from './sqlite-restore-lock';
 import { onInterruption } from './on-interruption';
@@ -55,8 +56,9 @@ export async function restoreSqlite(
       .filter((file) => fs.existsSync(file));
     if (left.length > 0) {
       throw new RestoreRefused(
-        `${left.join(' and ')} ${left.length === 1 ? 'is' : 'are'} there without the database ${target}: SQLite ` +
-          "would take them for the restored file's own and replay them onto it. Move them away first.",
+        `${left.join(' and ')} ${left.length === 1 ? 'is' : 'are'} there without the database ` +
+          `${sqliteFileName(target)}: SQLite would take them for the restored file's own and replay them onto it. ` +
+          'Move them away first.',
       );
     }
   }
@@ -64,8 +66,8 @@ export async function restoreSqlite(
   const lock: RestoreLock | null = exists ? lockForRestore(target) : null;
   if (exists && lock === null) {
     throw new RestoreRefused(
-      `A server or command has ${target} open: stop it first (every server on this file), then restore. Replaced ` +
-        'under a running server, the database would be mixed with what it writes.',
+      `A server or command has ${sqliteFileName(target)} open: stop it first (every server on this file), then ` +
+        'restore. Replaced under a running server, the database would be mixed with what it writes.',
     );
   }
   const temporary = `${target}.restoring-${randomBytes(6).toString('hex')}`;
