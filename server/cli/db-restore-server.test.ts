@@ -1,7 +1,7 @@
 /**
- * db:restore with a real server: refused while the server runs on the database (whatever it is doing), and once it
- * is stopped, the restored file is the one the next start serves: back up, change the data, restore, start, see the
- * backed-up data.
+ * db:restore with a real server: refused while the server runs on the database (whatever it is doing, and whether
+ * the file is whole or damaged under it), and once it is stopped, the restored file is the one the next start
+ * serves: back up, change the data, restore, start, see the backed-up data.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -92,6 +92,40 @@ describe('db:restore and the server', () => {
       expect([await signIn(url, 'ada'), await signIn(url, 'eve')]).toEqual([200, 401]);
     } finally {
       await stop(second);
+    }
+  });
+
+  it('is refused while a server runs on a damaged database, which SQLite cannot lock (Linux: its locks are listed)', async () => {
+    const server = startServer();
+    try {
+      await printedUrl(server);
+      const backup = path.join(dir.path, 'backup.db');
+      const backedUp = await runServerCommand('db-backup.ts', [backup], env);
+      expect([backedUp.code, backedUp.stderr]).toEqual([0, '']);
+      // Damaged under the running server: its header overwritten in place (the server's connection stays open).
+      const header = Buffer.alloc(16);
+      const handle = fs.openSync(path.join(dir.path, 'app.db'), 'r+');
+      try {
+        fs.readSync(handle, header, 0, 16, 0);
+        fs.writeSync(handle, Buffer.from('not a database!!'), 0, 16, 0);
+        const files = fs.readdirSync(dir.path).sort();
+        expect(files).toEqual(['app.db', 'app.db-shm', 'app.db-wal', 'backup.db']);
+
+        const refused = await runServerCommand('db-restore.ts', [backup, '--yes'], env);
+        expect([refused.code, refused.stdout]).toEqual([1, '']);
+        expect(refused.stderr).toBe(
+          `A server or command has SQLite ${env.DATABASE_PATH} open: stop it first (every server on this file), ` +
+            'then restore. Replaced under a running server, the database would be mixed with what it writes. ' +
+            'Nothing was changed.\n',
+        );
+        // Its -wal and -shm, in use, stay where the server has them.
+        expect(fs.readdirSync(dir.path).sort()).toEqual(files);
+      } finally {
+        fs.writeSync(handle, header, 0, 16, 0);
+        fs.closeSync(handle);
+      }
+    } finally {
+      await stop(server);
     }
   });
 });

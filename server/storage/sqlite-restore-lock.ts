@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import Database from 'better-sqlite3';
+import { sqliteLockedElsewhere } from './sqlite-locked-elsewhere';
 
 /**
  * The database, held so no server uses it while a restore replaces it: SQLite's exclusive locking mode, which a
@@ -11,7 +12,8 @@ import Database from 'better-sqlite3';
 export interface RestoreLock {
   /**
    * What is wrong, when the file is no database or a damaged one: then no lock is held (none can be), and its `-wal`
-   * and `-shm` files are its own still, to be kept with it.
+   * and `-shm` files are its own still, to be kept with it. A process found holding the file's or its `-shm`'s locks
+   * (a server that opened it before it was damaged: sqlite-locked-elsewhere.ts, on Linux) is refused as on a whole one.
    */
   damaged?: string;
   /**
@@ -27,13 +29,17 @@ export interface RestoreLock {
 /**
  * Takes the lock, changing nothing in the file (SQLite recovers the `-wal` a killed server left, as any start would).
  * @returns null when a process has the database open (a server): the restore must not replace it. A damaged file
- *   (often why one restores) is no refusal: it is kept aside as it is.
+ *   (often why one restores) is no refusal: it is kept aside as it is, unless a process holds it (SQLite cannot say
+ *   so of a file whose first read fails, so Linux's list of locks is read: elsewhere a server running on a damaged
+ *   file is not found).
  */
 export function lockForRestore(database: string): RestoreLock | null {
+  const damaged = (what: string): RestoreLock | null =>
+    sqliteLockedElsewhere(database) === true
+      ? null
+      : { damaged: what, foldLog: () => undefined, release: () => undefined };
   // Not opened by SQLite at all: closing it, SQLite removed the -wal beside a file that is no database.
-  if (!hasSqliteHeader(database)) {
-    return { damaged: 'it does not begin with the SQLite header', foldLog: () => undefined, release: () => undefined };
-  }
+  if (!hasSqliteHeader(database)) return damaged('it does not begin with the SQLite header');
   let db: Database.Database | undefined;
   try {
     db = new Database(database, { fileMustExist: true });
@@ -46,7 +52,7 @@ export function lockForRestore(database: string): RestoreLock | null {
     const { code, message } = error as { code?: unknown; message?: string };
     if (code === 'SQLITE_BUSY') return null;
     if (code === 'SQLITE_NOTADB' || (typeof code === 'string' && code.startsWith('SQLITE_CORRUPT'))) {
-      return { damaged: `SQLite: ${String(message)}`, foldLog: () => undefined, release: () => undefined };
+      return damaged(`SQLite: ${String(message)}`);
     }
     throw error;
   }
