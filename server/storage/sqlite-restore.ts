@@ -28,7 +28,8 @@ export interface SqliteRestore extends RestorableBackup {
  *   owner's when run as root), checked there, synced, and renamed over the database: the database is at every
  *   moment either the old one or the whole backup. The operator's file is only read.
  * - the database as it was is kept beside it, `<database>.before-restore-<time>`, whole on its own (its write-ahead log
- *   folded in), a hard link made before the rename;
+ *   folded in), a hard link made before the rename (a copy where the file system has none), the database held
+ *   until the backup is in its place;
  * - a failure or a signal (Ctrl-C, SIGTERM) before the rename removes the temporary copy and the kept link.
  */
 export async function restoreSqlite(
@@ -71,6 +72,8 @@ export async function restoreSqlite(
     );
   }
   const temporary = `${target}.restoring-${randomBytes(6).toString('hex')}`;
+  // Closed only once the lock is let go (see keep).
+  let copiedFrom: number | null = null;
   let made = false;
   let linked = false;
   let placed = false;
@@ -95,7 +98,7 @@ export async function restoreSqlite(
     await new Promise((resolve) => setImmediate(resolve));
     if (kept !== null && lock !== null) {
       lock.foldLog();
-      keep(target, kept);
+      copiedFrom = keep(target, kept);
       linked = true;
       // A damaged file's log and index are its own: beside the restored file, the next start would replay them.
       if (lock.damaged !== undefined) for (const suffix of ['-wal', '-shm']) moveIfThere(target, kept, suffix);
@@ -107,6 +110,7 @@ export async function restoreSqlite(
   } finally {
     stopWatching();
     lock?.release();
+    if (copiedFrom !== null) fs.closeSync(copiedFrom);
     removeCopies();
   }
 }
@@ -155,18 +159,42 @@ export function keptDatabaseName(target: string, now: Date): string {
 /**
  * The database as it is, under `kept`: a hard link (it is no copy: after the rename, that name alone holds the old
  * file), or a copy on a file system without links. Never over a file.
+ * @returns for a copy, the descriptor it was read through, for the caller to close once the lock is let go: closing
+ *   any descriptor of a file drops every lock this process holds on it, SQLite's included (POSIX locks), and a copy
+ *   made with copyFileSync let a server starting meanwhile take the file before the rename, turn it to WAL mode and
+ *   run on the kept file with its -wal and -shm named after the database.
  */
-function keep(target: string, kept: string): void {
+function keep(target: string, kept: string): number | null {
   try {
     fs.linkSync(target, kept);
-    return;
+    return null;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP') throw error;
   }
-  fs.copyFileSync(target, kept, fs.constants.COPYFILE_EXCL);
-  fs.chmodSync(kept, 0o600);
-  syncFile(kept);
+  const from = fs.openSync(target, 'r');
+  let created = false;
+  try {
+    const to = fs.openSync(kept, 'wx', 0o600);
+    created = true;
+    try {
+      const buffer = Buffer.alloc(1 << 20);
+      for (let position = 0; ; ) {
+        const read = fs.readSync(from, buffer, 0, buffer.length, position);
+        if (read === 0) break;
+        fs.writeSync(to, buffer, 0, read);
+        position += read;
+      }
+      fs.fsyncSync(to);
+    } finally {
+      fs.closeSync(to);
+    }
+  } catch (error) {
+    fs.closeSync(from);
+    if (created) fs.rmSync(kept, { force: true });
+    throw error;
+  }
+  return from;
 }
 
 function moveIfThere(target: string, kept: string, suffix: string): void {
