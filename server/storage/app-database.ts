@@ -78,6 +78,14 @@ export class AppDatabase {
             "this server's database, or at a new path to start afresh. Nothing was written to it.",
         );
       }
+      // SQLite refuses to write to a file no longer at its path: a db:restore renamed the backup over it after this
+      // start opened it, while the restore held it (a server would otherwise run on the kept file, sqlite-restore.ts).
+      if (code === 'SQLITE_READONLY_DBMOVED') {
+        throw new Error(
+          `SQLite ${resolved} was replaced while this start opened it (db:restore put a backup in its place): ` +
+            'nothing was written to it. Start again, which opens the file there now.',
+        );
+      }
       if (existed && typeof code === 'string' && code.startsWith('SQLITE_CORRUPT')) {
         throw new Error(
           `SQLite ${resolved} is damaged (SQLite: ${(error as Error).message}). Keep it as it is, with the -wal ` +
