@@ -6,6 +6,8 @@ import fs from 'node:fs';
  * /proc/locks: a connection in WAL mode (every server's and command's) holds, as long as it is open, idle or not, a
  * read lock on the database file and one on its `-shm` file. A `-wal` or `-shm` file merely there says nothing (a
  * server killed with `kill -9` leaves both, and holds no lock).
+ * The list holds only the locks of processes in this one's PID namespace: run in a container of its own (a throwaway
+ * one beside the server's), it does not see the server's.
  * @returns null where the system does not list its locks (no /proc/locks: not Linux), so nothing can be told.
  */
 export function sqliteLockedElsewhere(database: string): boolean | null {
