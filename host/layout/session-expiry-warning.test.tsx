@@ -128,12 +128,23 @@ describe('SessionExpiryWarning', () => {
     expect(document.activeElement).toBe(elsewhere);
   });
 
-  it('at a short idle limit warns a quarter of it before the end, not at once: 15 s at one minute', async () => {
+  it('at a one-minute idle limit warns 30 s before the end, time to act, not a quarter of it (15 s)', async () => {
     await renderSignedIn(sessionServer(8 * 60 * 60_000, Infinity, 60_000));
-    await wait(44_000);
+    await wait(29_000);
     expect(screen.queryByRole('alertdialog', WARNING)).toBeNull();
     await wait(2_000);
-    expect(screen.getByRole('alertdialog', WARNING).textContent).toMatch(/You will be signed out in 0:1[45] /);
+    expect(screen.getByRole('alertdialog', WARNING).textContent).toMatch(/You will be signed out in 0:(29|30) /);
+  });
+
+  it('at a one-minute idle limit still never warns someone typing every half second', async () => {
+    const api = sessionServer(8 * 60 * 60_000, Infinity, 60_000);
+    const title = await renderSignedIn(api);
+    title.focus();
+    for (let elapsed = 0; elapsed < 3 * 60_000; elapsed += 500) {
+      fireEvent.keyDown(title, { key: 'a' });
+      await wait(500);
+      expect(screen.queryByRole('alertdialog', WARNING)).toBeNull();
+    }
   });
 
   it('past the absolute limit, sends no keep-alive and Escape closes the warning', async () => {
@@ -195,11 +206,19 @@ describe('SessionExpiryWarning', () => {
 });
 
 describe('warningLeadMs', () => {
-  it('is a quarter of a short idle limit, so the warning never comes at once, and two minutes from eight up', () => {
-    expect(warningLeadMs(12_000)).toBe(3_000);
-    expect(warningLeadMs(60_000)).toBe(15_000);
+  it('is 30 s at least, a quarter of the idle limit from two minutes, two minutes from eight up', () => {
+    expect(warningLeadMs(60_000)).toBe(30_000);
+    expect(warningLeadMs(90_000)).toBe(30_000);
+    expect(warningLeadMs(2 * 60_000)).toBe(30_000);
+    expect(warningLeadMs(3 * 60_000)).toBe(45_000);
     expect(warningLeadMs(4 * 60_000)).toBe(60_000);
     expect(warningLeadMs(8 * 60_000)).toBe(120_000);
     expect(warningLeadMs(30 * 60_000)).toBe(120_000);
+  });
+
+  it('is half an idle limit under a minute, so it stays below the limit and the time left to someone working', () => {
+    expect(warningLeadMs(12_000)).toBe(6_000);
+    expect(warningLeadMs(40_000)).toBe(20_000);
+    expect(warningLeadMs(59_000)).toBe(29_500);
   });
 });

@@ -4,9 +4,19 @@ import { ApiError, useApiClient, useSession, type SessionEnd } from '../core';
 import { keepTabInside, returnFocus } from './dialog-focus';
 import { keepAliveIntervalMs, useActivityKeepAlive } from './use-activity-keep-alive';
 
-/** How long before the end the warning shows: two minutes, or a quarter of an idle limit shorter than eight. */
+/** The least time the warning gives: WCAG 2.2.1 asks for 20 s to extend a time limit; 30 s leaves room to read it. */
+const MIN_WARNING_LEAD_MS = 30_000;
+
+/**
+ * How long before the end the warning shows: two minutes, or a quarter of an idle limit shorter than eight, but 30 s
+ * at least (a quarter of a one-minute limit, 15 s, gave staff little time to act), and never more than half the idle
+ * limit. Half keeps the warning from someone working: a keep-alive goes at most a quarter of the limit after the last
+ * (keepAliveIntervalMs), so a working page always has three quarters of it left. Under a minute (a test's limit) the
+ * half wins, below the 30 s: the limit itself leaves no more.
+ */
 export function warningLeadMs(idleTimeoutMs: number): number {
-  return Math.min(120_000, Math.floor(idleTimeoutMs / 4));
+  const lead = Math.max(MIN_WARNING_LEAD_MS, Math.min(120_000, Math.floor(idleTimeoutMs / 4)));
+  return Math.min(lead, Math.floor(idleTimeoutMs / 2));
 }
 
 /** While the warning shows, the server is asked again this often: another tab may have kept the session. */

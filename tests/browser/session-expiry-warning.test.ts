@@ -5,11 +5,14 @@ import { firstRecord, focusedElement, waitForSettledPage } from '../../testing/s
 
 jest.setTimeout(90_000);
 
-/** A 12 s idle limit: the warning comes a quarter of it (3 s) before the end. */
+/** A 12 s idle limit: the warning comes half of it (6 s) before the end, a limit this short leaving no more. */
 const IDLE_SECONDS = 12;
 
+/** The idle limit of the next test's server (a describe block may set another). */
+let idleSeconds = IDLE_SECONDS;
+
 const suite = useBrowserSuite({
-  startServer: () => startAppServer({ env: { SESSION_IDLE_MINUTES: String(IDLE_SECONDS / 60) } }),
+  startServer: () => startAppServer({ env: { SESSION_IDLE_MINUTES: String(idleSeconds / 60) } }),
 });
 
 /** Signed in, on an article's edit form, the focus in its title. */
@@ -32,7 +35,7 @@ describe('the warning before the idle limit ends a session', () => {
     const search = page.locator('nav.nav').getByRole('link', { name: 'Dashboard' });
     await search.focus();
 
-    // Left alone, the page warns about 3 s before the end, and puts the focus on the way to stay.
+    // Left alone, the page warns about 6 s before the end, and puts the focus on the way to stay.
     const warning = page.getByRole('alertdialog', { name: 'Your session is about to end' });
     await warning.waitFor({ timeout: IDLE_SECONDS * 1000 });
     await expect(warning.textContent()).resolves.toMatch(/You will be signed out in 0:0\d for inactivity\./);
@@ -94,6 +97,29 @@ describe('the warning before the idle limit ends a session', () => {
       expect(await warning.count()).toBe(0);
     }
     expect(new URL(page.url()).pathname).toBe(`/resources/articles/${article.id}/edit`);
+    const me = await page.evaluate(async () => (await fetch('/me', { credentials: 'same-origin' })).status);
+    expect(me).toBe(200);
+  });
+});
+
+describe('the warning at a one-minute idle limit', () => {
+  beforeAll(() => {
+    idleSeconds = 60;
+  });
+  afterAll(() => {
+    idleSeconds = IDLE_SECONDS;
+  });
+
+  it('comes 30 s before the end, time enough to act, not the quarter of the limit (15 s) it was', async () => {
+    const { page } = await suite.newPage();
+    await signIn(page);
+    await waitForSettledPage(page);
+    const warning = page.getByRole('alertdialog', { name: 'Your session is about to end' });
+    await warning.waitFor({ timeout: 60_000 });
+    // Read as it shows: the countdown starts at the lead (a second's tick may have passed).
+    await expect(warning.textContent()).resolves.toMatch(/You will be signed out in 0:(2[89]|30) for inactivity\./);
+    await page.keyboard.press('Enter');
+    await warning.waitFor({ state: 'detached' });
     const me = await page.evaluate(async () => (await fetch('/me', { credentials: 'same-origin' })).status);
     expect(me).toBe(200);
   });
