@@ -5,11 +5,10 @@ import type { SlotSchemasPayload } from '../../shared';
 import { startFixtureServer } from '../../testing/system/app-server';
 import { assertBuilt } from '../../testing/system/build-output';
 import { launchChromium } from '../../testing/system/chromium';
-import { buildDevelopmentHost } from '../../testing/system/development-host';
+import { sharedDevelopmentHost } from '../../testing/system/development-host';
 import { DIST_DIR } from '../../testing/system/repo-root';
 import { signIn } from '../../testing/system/sign-in';
 import { waitForSlot } from '../../testing/system/slot-page';
-import type { TempDir } from '../../testing/temp-dir';
 
 /**
  * Whether a failed slot shows a placeholder naming its component, remote and error is the server's decision
@@ -21,17 +20,17 @@ import type { TempDir } from '../../testing/temp-dir';
 jest.setTimeout(180_000);
 
 let browser: Browser;
-let developmentBuild: TempDir;
+/** The development host's folder, built once for every file that needs it (never removed here: shared). */
+let developmentBuild: string;
 
 beforeAll(async () => {
   assertBuilt();
   browser = await launchChromium();
-  developmentBuild = await buildDevelopmentHost();
+  developmentBuild = await sharedDevelopmentHost();
 });
 
 afterAll(async () => {
   await browser?.close();
-  developmentBuild?.remove();
 });
 
 /** A remote that is configured but down: its slot fails on every page load. */
@@ -49,7 +48,7 @@ async function ghostRemoteConfig(dir: string): Promise<Record<string, string>> {
 
 describe.each([
   ['production build', () => DIST_DIR],
-  ['development build', () => developmentBuild.path],
+  ['development build', () => developmentBuild],
 ])("a failed slot with the host's %s", (_build, frontendDir) => {
   it.each([
     ['development', true],

@@ -2,13 +2,12 @@ import type { Browser } from 'playwright-core';
 import { startFixtureServer } from '../../testing/system/app-server';
 import { assertBuilt } from '../../testing/system/build-output';
 import { launchChromium } from '../../testing/system/chromium';
-import { buildDevelopmentHost } from '../../testing/system/development-host';
+import { sharedDevelopmentHost } from '../../testing/system/development-host';
 import { startMissingManifestRemote, startThrowingRemote, type FakeRemote } from '../../testing/system/fake-remotes';
 import { recordPage } from '../../testing/system/page-log';
 import { writeRemotesConfig } from '../../testing/system/remotes-config-file';
 import { DIST_DIR } from '../../testing/system/repo-root';
 import { waitForSlot } from '../../testing/system/slot-page';
-import type { TempDir } from '../../testing/temp-dir';
 
 /**
  * How often the dev console tells of one slot's failure, with the host built for development (React's StrictMode
@@ -21,21 +20,21 @@ const SLOT_FAILURE_LOG = '[slots] A slot could not be rendered; the rest of the 
 const REMOTE_FAILURE_LOG = '[slots] A remote could not be loaded;';
 
 let browser: Browser;
-let developmentBuild: TempDir;
+/** The development host's folder, built once for every file that needs it (never removed here: shared). */
+let developmentBuild: string;
 
 beforeAll(async () => {
   assertBuilt();
   browser = await launchChromium();
-  developmentBuild = await buildDevelopmentHost();
+  developmentBuild = await sharedDevelopmentHost();
 });
 
 afterAll(async () => {
   await browser?.close();
-  developmentBuild?.remove();
 });
 
 describe.each([
-  ['development', () => developmentBuild.path],
+  ['development', () => developmentBuild],
   ['production', () => DIST_DIR],
 ])('the host built for %s', (_build, frontendDir) => {
   it('logs each failed slot once in the console, and each failed remote once', async () => {
