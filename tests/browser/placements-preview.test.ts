@@ -85,6 +85,8 @@ it('renders the draft’s slots with the remotes’ components, follows a props 
     'shown',
   );
   expect(log.consoleMatching(/Content Security Policy|Refused to|EvalError/, ['error', 'warning'])).toEqual([]);
+  // The tenants and flags offered, read once for the rule builders and the preview alike (the preview read them again).
+  expect(log.requestsTo('GET', '/api/placements/preview')).toHaveLength(1);
 });
 
 it('offers no Retry it cannot press: a failed slot’s placeholder in the inert stage is shown without one', async () => {

@@ -108,7 +108,7 @@ function PlacementsEditor() {
     focusOnShow.current = element;
     setParams({ [LOCATION_PARAM]: location });
   };
-  // The tenants and flags the rule builders offer: the preview's choices, read once for every card.
+  // The tenants and flags the rule builders and the preview offer: the preview's choices, read once for all of them.
   const choices = useApi<PlacementPreviewChoices>(PLACEMENTS_PREVIEW_PATH);
   const publishDialog = useConfirmDialog();
   const publishButton = useRef<HTMLButtonElement>(null);

@@ -101,6 +101,27 @@ describe('the placements preview', () => {
     expect(hidden?.textContent).toBe('OperatorsNote (file, team_news): hidden by its rule: role operator');
   });
 
+  it('offers the tenants and flags the page read for its rule builders: one request for them at load, not two', async () => {
+    const fake = placementsPageApi(
+      DRAFT,
+      {},
+      {
+        [`POST ${PLACEMENTS_PREVIEW_PATH}`]: previewAnswer,
+        [`GET ${PLACEMENTS_PREVIEW_PATH}`]: {
+          body: { roles: [OPERATOR_ROLE], tenants: [{ id: 'globex', name: 'Globex' }], flags: ['beta-nav'] },
+        },
+      },
+    );
+    renderAppAt(fake, PLACEMENTS_PAGE_PATH, COMPONENTS);
+    const section = (await screen.findByText('Welcome card: Hello')).closest('section') as HTMLElement;
+    const tenant = within(section).getByLabelText('In tenant') as HTMLSelectElement;
+    await waitFor(() => expect([...tenant.options].map((option) => option.value)).toEqual(['globex']));
+    fireEvent.click(within(section).getByLabelText(/Choose the feature flags/));
+    const known = section.querySelector('#placements-preview-known-flags');
+    expect([...(known?.querySelectorAll('option') ?? [])].map((option) => option.value)).toEqual(['beta-nav']);
+    expect(fake.count('GET', PLACEMENTS_PREVIEW_PATH)).toBe(1);
+  });
+
   it('draws the location inert, a picture to look at: its list of slots, outside it, says them in words', async () => {
     renderAppAt(api(), PLACEMENTS_PAGE_PATH, COMPONENTS);
     const drawn = await screen.findByText('Welcome card: Hello');

@@ -4,7 +4,6 @@ import {
   PLACEMENTS_PREVIEW_PATH,
   SlotLocation,
   STAFF_ROLES,
-  type PlacementPreviewChoices,
   type PlacementsDocument,
   type PlacementsPreviewPayload,
   type PlacementsPreviewRequest,
@@ -12,10 +11,10 @@ import {
 } from '../../../shared';
 import { partHiddenIn } from '../../../shared/placements-hidden-tenants';
 import { ApiError, createSlotStatus, LocationSlots, SlotRuntimeProvider, useApiClient, useSession } from '../../core';
-import { useApi } from '../../hooks/use-api';
 import { countOf } from '../common/count-in-words';
 import { firstPlacedLocation } from './placements-chosen-location';
 import { PREVIEW_HEADING_ID, PreviewHeading, type PreviewHeadingFocus } from './placements-preview-heading';
+import { useRuleChoices } from './placements-rule-choices';
 import { unfinishedRuleSlots, type UnfinishedRuleSlot } from './placements-unfinished-rule';
 
 /** How long the editor waits after the last change before asking for a preview: typing asks once, not per key. */
@@ -53,7 +52,8 @@ type PreviewState =
 export function PlacementsPreview({ document, location: shown, headingFocus }: PlacementsPreviewProps) {
   const client = useApiClient();
   const { user, expire } = useSession();
-  const choices = useApi<PlacementPreviewChoices>(PLACEMENTS_PREVIEW_PATH);
+  // The page's, read once for its rule builders too (RuleChoicesContext): a read here asked again at every load.
+  const choices = useRuleChoices();
   const [location, setLocation] = useState(() => shown ?? firstPlacedLocation(document));
   const [followed, setFollowed] = useState(shown);
   if (followed !== shown) {
@@ -97,7 +97,7 @@ export function PlacementsPreview({ document, location: shown, headingFocus }: P
     };
   }, [client, expire, key]);
 
-  const tenants = choices.status === 'ready' ? choices.data.tenants : (user?.tenants ?? []);
+  const tenants = choices?.tenants ?? user?.tenants ?? [];
   const previewed = state?.status === 'ready' ? state.payload.locations[location] : undefined;
   const problems = state?.status === 'ready' ? state.payload.problems : [];
   // A slot whose rule is still being built (a condition naming nothing yet) is no slot to the server, so it is not
@@ -165,7 +165,7 @@ export function PlacementsPreview({ document, location: shown, headingFocus }: P
                 onChange={(event) => setFlagsText(event.target.value)}
               />
               <datalist id="placements-preview-known-flags">
-                {(choices.status === 'ready' ? choices.data.flags : []).map((flag) => (
+                {(choices?.flags ?? []).map((flag) => (
                   <option key={flag} value={flag} />
                 ))}
               </datalist>
