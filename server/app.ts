@@ -15,6 +15,7 @@ import { MetricsRegistry } from './observability/metrics-registry';
 import { addHostMetrics } from './observability/operations-metrics';
 import { PlacementsModule } from './placements/placements-module';
 import { ServerLifecycle } from './process/server-lifecycle';
+import { StartProgress } from './process/start-progress';
 import { ReleasesModule } from './releases/releases-module';
 import { RemotesModule } from './remotes/remotes-module';
 import { ResourcesModule } from './resources/resources-module';
@@ -52,6 +53,8 @@ export class App {
   readonly storage: StorageEngine;
   readonly tenants: TenantStore;
   readonly flags: FeatureFlagStore;
+  /** What a long start (schema steps, search words) tells the entry that listens, and how it stops the start. */
+  readonly startup = new StartProgress();
   /** Whether the app takes new work; a shutdown turns readiness off through it. */
   readonly lifecycle = new ServerLifecycle();
   /** The Prometheus registry `GET /metrics` serves; filled only with the `metrics` option. */
@@ -77,12 +80,12 @@ export class App {
     const settings = (this.settings = appSettingsOf(options));
     const logger = (this.logger = settings.logger);
     const metrics = settings.metrics ? this.metrics : undefined;
-    const db = new StorageModule(settings.storage, logger);
+    const db = new StorageModule(settings.storage, logger, this.startup);
     const storage = (this.storage = db.engine);
     try {
       const tenants = (this.tenants = new TenantStore(storage));
       const flags = (this.flags = new FeatureFlagStore(storage));
-      const core = { storage, logger, metrics, settings, tenants, flags };
+      const core = { storage, logger, metrics, settings, tenants, flags, startup: this.startup };
       const slots = (this.slots = new SlotsModule());
       const resources = (this.resources = new ResourcesModule(core));
       const meta = (this.meta = new MetaModule({ ...core, slots, resources }));

@@ -2,8 +2,9 @@
  * The product's start-up, for every entry that listens (server/main.ts, the bench server, the test fixture server):
  * reads the environment (server/config/), builds the app, lets the entry register and seed what it serves (main.ts:
  * the demo), listens with the configured timeouts (plain HTTP/1.1, or HTTPS with HTTP/2 and HTTP/1.1 when
- * TLS_CERT_FILE and TLS_KEY_FILE are set: process/secure-server.ts; during the start already when it indexes the
- * search words or waits for another host's indexing, answering only the probes: health/starting-gate.ts), prints where to open it and how to sign in, and shuts down
+ * TLS_CERT_FILE and TLS_KEY_FILE are set: process/secure-server.ts; during the start already when it applies the
+ * schema steps, indexes the search words or waits for another host doing so, answering only the probes:
+ * health/starting-listener.ts), prints where to open it and how to sign in, and shuts down
  * gracefully on SIGTERM/SIGINT (readiness off, requests in flight finished, stores closed, exit 0), and re-reads
  * REMOTES_CONFIG on SIGHUP.
  */
@@ -15,7 +16,7 @@ import type { Logger } from 'pino';
 import { createApp, type App } from './app';
 import { publicUrlWithoutTlsWarning, withoutPublicUrlWarning } from './security/public-url';
 import { DEFAULT_DATABASE_PATH, readConfig, storageSettingsOf, type ServerConfig } from './env-config';
-import { createGracefulShutdown, shutdownOnSignals, type ShutdownOutcome } from './process/graceful-shutdown';
+import { createGracefulShutdown, type ShutdownOutcome } from './process/graceful-shutdown';
 import { createHttpServer } from './process/http-server';
 import { listenRefusal } from './process/listen-refusal';
 import { readBuildIdentity } from './process/build-identity';
@@ -34,13 +35,9 @@ import { formatStartMessage, type SignInAccount } from './start-message';
 import { DEFAULT_DIST_DIR } from './app-options';
 import { missingHostWarning } from './host-page/host-page-module';
 import { StartingGate } from './health/starting-gate';
+import { StartingListener } from './health/starting-listener';
 
-/**
- * Logged when a start that takes long (the search words' indexing, or the wait for another host's) listens before it
- * has finished; `listening` follows once it has.
- */
-export const STARTING_LISTENER_MESSAGE =
-  'listening while starting: /healthz answers 200, /readyz and every other request 503 until the start has finished';
+export { STARTING_LISTENER_MESSAGE } from './health/starting-listener';
 
 export interface StartServerOptions {
   /** Registrations of the entry (slots, resources, modules, dashboards), made before `app.ready()`. */
@@ -129,25 +126,11 @@ export async function startServer(env: NodeJS.ProcessEnv, options: StartServerOp
         config.serverTimeouts,
         API_SECURITY_HEADERS,
       );
-  // Settles with the error that refused the listener, or undefined once it listens.
-  let listening: Promise<unknown> | undefined;
-  const listenOnce = (): Promise<unknown> =>
-    (listening ??= listen(server, config.port, config.host).then(
-      () => undefined,
-      (error: unknown) => error ?? new Error('listen failed'),
-    ));
-  // A start that waits for another host's indexing of the search words, or indexes them itself, takes minutes on a
-  // large database: listening meanwhile, the host answers its liveness probe (an orchestrator killed it as dead
-  // before, and the next start began again) and says on /readyz what it is doing. Other starts listen once ready.
-  app.resources.onLongStart((reason) => {
-    gate.starting(reason);
-    if (listening) return;
-    void listenOnce().then((error) => {
-      if (error !== undefined) return;
-      const { port } = server.address() as AddressInfo;
-      logger.info({ host: config.host, port, starting: reason }, STARTING_LISTENER_MESSAGE);
-    });
-  });
+  // A start that waits for another host's schema steps or indexing of the search words, or does them itself, takes
+  // minutes on a large database: listening meanwhile, the host answers its liveness probe (an orchestrator killed it
+  // as dead before, and the next start began again), says on /readyz what it is doing, refuses a taken port at once
+  // and stops cleanly on SIGTERM (health/starting-listener.ts). Other starts listen once ready.
+  const starting = new StartingListener(server, gate, app.startup, logger, config);
   try {
     await options.configure?.(app, config);
     await app.ready();
@@ -161,13 +144,14 @@ export async function startServer(env: NodeJS.ProcessEnv, options: StartServerOp
     if (withoutTls) logger.warn({ publicUrl: `${config.publicOrigin}/` }, withoutTls);
     const withoutPublicUrl = withoutPublicUrlWarning(config);
     if (withoutPublicUrl) logger.warn({ host: config.host }, withoutPublicUrl);
+    // Stopped after the last step or batch (a signal, while remotes were asked): the same clean stop.
+    app.startup.signal.throwIfAborted();
   } catch (error) {
-    if (listening && (await listening) === undefined) await closeListener(server);
-    await app.close();
+    await starting.abandon(error, () => app.close());
     throw error;
   }
 
-  const refused = await listenOnce();
+  const refused = await starting.listen();
   if (refused !== undefined) {
     await app.close();
     throw await listenRefusal(refused, { host: 'HOST', port: 'PORT' }, config.host, config.port);
@@ -201,7 +185,7 @@ export async function startServer(env: NodeJS.ProcessEnv, options: StartServerOp
       if (!lastSpans.sent) logger.warn({ reason: lastSpans.reason }, 'shutdown: the last spans were not sent');
     },
   });
-  shutdownOnSignals(shutdown);
+  starting.handOver(shutdown);
   // SIGHUP re-reads REMOTES_CONFIG; an invalid file is logged and the configuration in use stays.
   process.on('SIGHUP', () => {
     app.reloadRemotesConfig().catch((error: unknown) => logger.error({ err: error }, 'Remotes reload failed.'));
@@ -255,23 +239,6 @@ export async function startServer(env: NodeJS.ProcessEnv, options: StartServerOp
 function storesNotClosed(app: App): string[] {
   const stores = [app.storage, ...(app.sessions.displayName === undefined ? [] : [app.sessions])];
   return stores.filter((store) => !store.closed).map((store) => store.displayName ?? '');
-}
-
-function listen(server: http.Server | SecureServer, port: number, host: string): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-}
-
-/** Closes a listener the start opened, with the probes' connections it holds. */
-function closeListener(server: http.Server | SecureServer): Promise<void> {
-  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  server.closeAllConnections();
-  return closed;
 }
 
 function displayHost(host: string): string {

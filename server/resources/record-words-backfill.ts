@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { sql, type RawBuilder } from 'kysely';
 import type { JsonObject } from '../../shared';
 import type { AdvisoryLockWait } from '../storage/advisory-lock';
@@ -38,17 +39,21 @@ export class RecordWordsBackfill {
    * indexes, the others wait for it (`lockWait` hears of the wait) and then, looking again, find nothing left. Without
    * it each indexed every record, and one that read the old version before the first had finished went through every
    * record again. A start with nothing to index (nearly every one) sees so before any lock.
+   *
+   * `announce` is awaited (a start listens meanwhile; one that cannot indexes nothing), and `lockWait.signal` stops
+   * the work once the batch under way has committed, rejecting with its reason: the next start goes on from there
+   * (records without words), or indexes every record again (words of an older version, recorded only at the end).
    */
   async run(
-    announce: (start: WordsIndexingStart) => void = () => undefined,
+    announce: (start: WordsIndexingStart) => void | Promise<void> = () => undefined,
     lockWait?: AdvisoryLockWait,
   ): Promise<number> {
     if (!(await this.hasWordsToIndex())) return 0;
-    if (!this.engine.whileLocked) return this.indexWordsNow(announce);
+    if (!this.engine.whileLocked) return this.indexWordsNow(announce, lockWait?.signal);
     return this.engine.whileLocked(
       WORDS_LOCK_KEY,
       WORDS_LOCK_APPLICATION,
-      () => this.indexWordsNow(announce),
+      () => this.indexWordsNow(announce, lockWait?.signal),
       lockWait,
     );
   }
@@ -74,7 +79,10 @@ export class RecordWordsBackfill {
   }
 
   /** run's work, reading what is left to do (under the lock, on PostgreSQL). */
-  private async indexWordsNow(announce: (start: WordsIndexingStart) => void): Promise<number> {
+  private async indexWordsNow(
+    announce: (start: WordsIndexingStart) => void | Promise<void>,
+    signal: AbortSignal | undefined,
+  ): Promise<number> {
     const recordedVersion = await this.recordedWordsVersion();
     const stale = recordedVersion < WORDS_VERSION;
     let indexed = 0;
@@ -90,13 +98,14 @@ export class RecordWordsBackfill {
         .execute();
       // Counted only once there is work: the start with nothing to index (nearly every one) pays no count.
       if (after === 0 && rows.length > 0) {
-        announce(
+        await announce(
           stale
             ? { records: await this.countRecords(false), wordsVersion: { from: recordedVersion, to: WORDS_VERSION } }
             : { records: await this.countRecords(true), wordsVersion: null },
         );
       }
       if (rows.length === 0) break;
+      signal?.throwIfAborted();
       // Read where the words are written, the rows locked on PostgreSQL: a record another host saves meanwhile (an
       // older release's during a rollout, whose re-index this is) keeps the words of what it saved. Read before, its
       // words were of its previous data, replacing its own, and a search missed it until it was saved again.
@@ -123,6 +132,9 @@ export class RecordWordsBackfill {
       const last = rows.at(-1);
       if (!last || rows.length < WORDS_BACKFILL_BATCH) break;
       after = last.id;
+      // A turn of the event loop between batches: SQLite's queries are synchronous, and without it the start's
+      // listener answered no probe, and heard no signal, until every record was indexed.
+      await nextTurn();
     }
     // More than one batch: several transactions' worth of words, in the layout the index reads slowest (compact).
     if (indexed > WORDS_BACKFILL_BATCH) await this.words.compact(this.engine.db);

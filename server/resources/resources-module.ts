@@ -2,6 +2,7 @@ import type { Express } from 'express';
 import type { Logger } from 'pino';
 import type { AppModule } from '../app-module';
 import { lockHolderWords, type AdvisoryLockHolder } from '../storage/advisory-lock';
+import type { StartProgress } from '../process/start-progress';
 import type { StorageEngine } from '../storage/storage-engine';
 import type { TenantStore } from '../tenants/tenant-store';
 import type { Resource } from './resource';
@@ -15,6 +16,8 @@ export interface ResourcesModuleParts {
   tenants: TenantStore;
   logger: Logger;
   settings: { bodyLimitBytes: number };
+  /** The start's (App.startup): the indexing and its lock wait are long starts, listened during, and stoppable. */
+  startup?: StartProgress;
 }
 
 /**
@@ -41,7 +44,6 @@ export class ResourcesModule implements AppModule {
   readonly resources = new ResourceRegistry();
   readonly records: StoredRecordSource;
   private loaded = false;
-  private readonly longStartListeners: Array<(reason: string) => void> = [];
 
   constructor(private readonly parts: ResourcesModuleParts) {
     this.records = new StoredRecordSource(parts.storage);
@@ -56,45 +58,36 @@ export class ResourcesModule implements AppModule {
     this.resources.register(resource);
   }
 
-  /**
-   * Hears, during load(), when the start is about to take long and why (the words of the log's line): waiting for the
-   * search words lock, or indexing the words. startServer listens from then on, answering the probes (StartingGate).
-   */
-  onLongStart(listener: (reason: string) => void): void {
-    this.longStartListeners.push(listener);
-  }
-
-  private longStart(reason: string): void {
-    for (const listener of this.longStartListeners) listener(reason);
-  }
-
   async load(): Promise<void> {
     this.loaded = true;
     this.resources.assertRelationsResolve();
     // Records without words, or all of them when this server splits words differently, get their words. Said before
     // and after: on the first start of a release that splits words anew this takes tens of seconds for 100,000
-    // records, and a silent log then looked like a hung start. Told to onLongStart's listeners too: startServer
-    // listens meanwhile, /healthz answering and /readyz saying what the start does.
+    // records, and a silent log then looked like a hung start. Told to the start (StartProgress) too: startServer
+    // listens meanwhile, /healthz answering and /readyz saying what the start does, and may stop it.
+    const startup = this.parts.startup;
     const started = Date.now();
     let announced = false;
     const indexed = await this.records.indexWords(
-      (start) => {
+      async (start) => {
         announced = true;
         const why = start.wordsVersion
           ? `words version ${start.wordsVersion.from} → ${start.wordsVersion.to}`
           : 'records without words';
         const reason = `indexing the search words of ${start.records} records (${why})`;
         this.parts.logger.info({ records: start.records, wordsVersion: start.wordsVersion }, reason);
-        this.longStart(reason);
+        await startup?.longStart(reason);
       },
       {
         // Another host started with this one indexes them: this one finds them indexed once it has.
         waiting: (holder) => {
           this.parts.logger.info({ lockHolder: holder }, wordsLockWaitMessage(holder));
-          this.longStart(wordsLockWaitMessage(holder));
+          // Not awaited: a start stopped meanwhile ends the wait through the signal.
+          startup?.longStart(wordsLockWaitMessage(holder)).catch(() => undefined);
         },
         taken: (waitedMs) =>
           this.parts.logger.info({ waitedMs }, `search words lock taken after ${(waitedMs / 1000).toFixed(1)} s`),
+        ...(startup ? { signal: startup.signal } : {}),
       },
     );
     if (announced) {

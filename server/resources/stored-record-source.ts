@@ -300,7 +300,7 @@ export class StoredRecordSource implements RecordSource {
    * start together (RecordWordsBackfill). Returns how many records were indexed.
    */
   indexWords(
-    announce: (start: WordsIndexingStart) => void = () => undefined,
+    announce: (start: WordsIndexingStart) => void | Promise<void> = () => undefined,
     lockWait?: AdvisoryLockWait,
   ): Promise<number> {
     return new RecordWordsBackfill(this.engine, this.words).run(announce, lockWait);

@@ -18,6 +18,12 @@ export interface AdvisoryLockHolder {
 export interface AdvisoryLockWait {
   waiting(holder: AdvisoryLockHolder | null): void;
   taken(waitedMs: number): void;
+  /**
+   * Aborted when the start stops (a signal, a port taken: server/process/start-progress.ts): a wait for the lock
+   * ends at once, its connection ended (which lets go of whatever it held), rejecting with the abort's reason; the
+   * work under the lock stops at its next safe point (a step or a batch committed).
+   */
+  signal?: AbortSignal;
 }
 
 /** The backend holding an advisory lock on this database (a bigint key: classid its high half, objid its low). */
@@ -45,7 +51,26 @@ export async function takeAdvisoryLock(
     .then((result) => result.rows[0] ?? null);
   lockWait?.waiting(holder && { pid: Number(holder.pid), application: holder.application, client: holder.client });
   const started = Date.now();
-  await client.query('SELECT pg_advisory_lock($1)', [key]);
+  const signal = lockWait?.signal;
+  // The wait has no deadline; a stop ends it by ending the waiting connection (PostgreSQL forgets its place in the
+  // queue with it), and the start does not wait for a lock it will not use.
+  const endWait = () => void client.end().catch(() => undefined);
+  // PostgreSQL notices a client gone only when it answers, so its backend would stay queued for the lock, take it
+  // when let go, and only then end: checked every second, it ends with its client (PostgreSQL 14 and later; an older
+  // one refuses the setting, and its backend leaves when the lock comes).
+  if (signal) await client.query("SET client_connection_check_interval = '1s'").catch(() => undefined);
+  signal?.throwIfAborted();
+  signal?.addEventListener('abort', endWait, { once: true });
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [key]);
+  } catch (error) {
+    signal?.throwIfAborted();
+    throw error;
+  } finally {
+    signal?.removeEventListener('abort', endWait);
+  }
+  // Stopped as the lock came: the connection may be ended already, and the work is not to begin.
+  signal?.throwIfAborted();
   lockWait?.taken(Date.now() - started);
 }
 

@@ -9,7 +9,7 @@ import { postgresDatabaseName } from './database-name';
 import { POSTGRES_MIGRATIONS } from './migrations';
 import { hidePassword } from './hidden-password';
 import { takeAdvisoryLock, type AdvisoryLockWait } from './advisory-lock';
-import { migratePostgres } from './postgres-migrate';
+import { migratePostgres, type MigrationWatch } from './postgres-migrate';
 import { UNWATCHED_CONNECTIONS, type ConnectionWatch } from './postgres-outage-log';
 import { SORT_FOLD_FUNCTION } from './sort-fold';
 import type { EngineDialect, StorageEngine } from './storage-engine';
@@ -179,7 +179,7 @@ export class PostgresEngine implements StorageEngine {
   }
 
   /** On a connection of its own, without the pool's timeouts (waiting for another instance's migration is fine). */
-  async migrate(lockWait?: AdvisoryLockWait): Promise<readonly number[]> {
+  async migrate(lockWait?: MigrationWatch): Promise<readonly number[]> {
     const client = await this.connectionOfItsOwn('slots-server migrations');
     try {
       return await migratePostgres(client, POSTGRES_MIGRATIONS, lockWait);

@@ -10,6 +10,16 @@ import { postgresDatabaseName } from './database-name';
 import type { Migration } from './migrations';
 import { takeAdvisoryLock, type AdvisoryLockWait } from './advisory-lock';
 
+/** What a migration tells of its wait for the lock (AdvisoryLockWait) and of the steps it is about to apply. */
+export interface MigrationWatch extends AdvisoryLockWait {
+  /**
+   * Told, under the lock, of the versions about to be applied (not when there are none), before the first: a start
+   * listens meanwhile (server/process/start-progress.ts). No step is applied before it has resolved, none if it
+   * rejects.
+   */
+  applying?(versions: readonly number[]): Promise<void>;
+}
+
 /** The advisory lock every instance takes to migrate (any 64-bit number no other application uses on the server). */
 export const MIGRATION_LOCK_KEY = 0x5107_5d8a;
 
@@ -23,12 +33,14 @@ export const MIGRATION_LOCK_KEY = 0x5107_5d8a;
  * `client` is a connected client of its own, without the pool's statement and query timeouts: a step may take long,
  * and so may waiting for another instance's steps. `lockWait` hears of such a wait, before and after: a start that
  * waited in silence (another host's long step, a frozen host, an operator's session holding the lock) looked hung.
+ * Its `signal` stops the run at a safe point: the wait for the lock at once, the steps before the next one (each
+ * commits on its own), rejecting with the abort's reason; a later start applies those left.
  * @returns the versions applied by this call
  */
 export async function migratePostgres(
   client: Client,
   migrations: readonly Migration[],
-  lockWait?: AdvisoryLockWait,
+  lockWait?: MigrationWatch,
 ): Promise<number[]> {
   assertOrdered(migrations);
   const known = migrations.at(-1)?.version ?? 0;
@@ -64,16 +76,18 @@ export async function migratePostgres(
       if (found > known) throw new SchemaTooNewError(database, found, known, 'point DATABASE_URL at another database');
       for (const step of steps) recorded.add(step.version);
     }
+    const pending = migrations.filter((migration) => !recorded.has(migration.version));
+    if (pending.length > 0) await lockWait?.applying?.(pending.map((migration) => migration.version));
     await client.query(`CREATE TABLE IF NOT EXISTS schema_version (
       version INTEGER PRIMARY KEY,
       name TEXT NOT NULL,
       applied_at BIGINT NOT NULL
     )`);
     const applied: number[] = [];
-    for (const migration of migrations) {
-      // By version, not below MAX(version): main once recorded step 16 before step 15 existed (3ce81f8), and a
-      // database made then still needs 15. The lock keeps other instances from recording steps meanwhile.
-      if (recorded.has(migration.version)) continue;
+    // By version, not below MAX(version): main once recorded step 16 before step 15 existed (3ce81f8), and a
+    // database made then still needs 15. The lock keeps other instances from recording steps meanwhile.
+    for (const migration of pending) {
+      lockWait?.signal?.throwIfAborted();
       await client.query('BEGIN');
       try {
         await client.query(migration.sql);

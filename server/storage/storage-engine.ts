@@ -2,6 +2,7 @@ import type { Expression, Kysely, RawBuilder, SqlBool } from 'kysely';
 import type { SortKeyKind } from './record-page-query';
 import type { AppSchema } from './app-schema';
 import type { AdvisoryLockWait } from './advisory-lock';
+import type { MigrationWatch } from './postgres-migrate';
 
 /** Which database holds the server's data: the embedded SQLite file, or a PostgreSQL server shared by many hosts. */
 export type StorageKind = 'sqlite' | 'postgres';
@@ -43,9 +44,10 @@ export interface StorageEngine {
   /**
    * Brings the schema up to date (SQLite: opening did it already). Resolves to the steps applied, by this call or by
    * the opening, none when the schema was up to date (or another instance brought it up to date first). `lockWait`
-   * hears when another instance holds PostgreSQL's migration lock (SQLite: never).
+   * hears when another instance holds PostgreSQL's migration lock and of the steps about to be applied (SQLite:
+   * never), and its signal stops the migration at a safe point (postgres-migrate.ts).
    */
-  migrate(lockWait?: AdvisoryLockWait): Promise<readonly number[]>;
+  migrate(lockWait?: MigrationWatch): Promise<readonly number[]>;
   /**
    * PostgreSQL only (one SQLite file is one host's): runs `work` while no other host runs work under the same `key`,
    * waiting for it without a deadline (`lockWait` hears of the wait), so that hosts started together do a start-up

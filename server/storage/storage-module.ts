@@ -4,6 +4,7 @@ import type { AppDatabase } from './app-database';
 import { DatabaseHealthWatch } from './database-health-watch';
 import { openStorage, type StorageSettings } from './open-storage';
 import { lockHolderWords, type AdvisoryLockHolder } from './advisory-lock';
+import type { StartProgress } from '../process/start-progress';
 import { PostgresOutageLog } from './postgres-outage-log';
 import { SqliteEngine } from './sqlite-engine';
 import type { StorageEngine } from './storage-engine';
@@ -21,6 +22,12 @@ export function migrationLockWaitMessage(holder: AdvisoryLockHolder | null): str
   );
 }
 
+/** `/readyz`'s `starting` while a PostgreSQL host applies the schema steps the database lacks. */
+export function schemaStepsMessage(versions: readonly number[]): string {
+  const steps = versions.length === 1 ? `step ${versions[0]}` : `steps ${versions[0]} to ${versions.at(-1)}`;
+  return `applying the database schema ${steps}`;
+}
+
 /**
  * The database every other module keeps its data in: first of the app's modules, so it is migrated before any
  * loads and closed after every one has closed (the last slot counts are written to it as its neighbours close).
@@ -34,6 +41,8 @@ export class StorageModule implements AppModule {
   constructor(
     settings: StorageSettings,
     private readonly logger: Logger,
+    /** The start's (App.startup): the lock wait and the steps are long starts, listened during, and stoppable. */
+    private readonly startup?: StartProgress,
   ) {
     this.outageLog = new PostgresOutageLog(logger);
     this.engine = openStorage(
@@ -56,8 +65,15 @@ export class StorageModule implements AppModule {
    * applied are logged: an upgrade that changed the schema says so (its backup is the one taken before).
    */
   async load(): Promise<void> {
+    const startup = this.startup;
     const applied = await this.engine.migrate({
-      waiting: (holder) => this.logger.info({ lockHolder: holder }, migrationLockWaitMessage(holder)),
+      waiting: (holder) => {
+        this.logger.info({ lockHolder: holder }, migrationLockWaitMessage(holder));
+        // Not awaited: a start stopped meanwhile ends the wait through the signal.
+        startup?.longStart(migrationLockWaitMessage(holder)).catch(() => undefined);
+      },
+      applying: async (versions) => startup?.longStart(schemaStepsMessage(versions)),
+      ...(startup ? { signal: startup.signal } : {}),
       taken: (waitedMs) =>
         this.logger.info({ waitedMs }, `database migration lock taken after ${(waitedMs / 1000).toFixed(1)} s`),
     });
