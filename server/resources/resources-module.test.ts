@@ -6,6 +6,7 @@ import { SqliteEngine } from '../storage/sqlite-engine';
 import { TenantStore } from '../tenants/tenant-store';
 import { WORDS_VERSION } from './record-words';
 import { ResourcesModule } from './resources-module';
+import { StartProgress } from '../process/start-progress';
 
 let dir: TempDir;
 let file: string;
@@ -86,5 +87,38 @@ describe("ResourcesModule's start", () => {
       'indexing the search words of 2 records (records without words)',
       expect.stringMatching(/^search words indexed: 2 records in /) as string,
     ]);
+  });
+});
+
+describe("ResourcesModule's start, stopped while it indexes", () => {
+  it('stops once a batch has committed (SQLite lets the stop in between), and the next start indexes the rest', async () => {
+    const storage = SqliteEngine.open(file);
+    try {
+      await new TenantStore(storage).save({ id: 'acme', name: 'Acme' });
+      const records = recordsOf(storage);
+      for (let n = 0; n < 1200; n++) await records.insert('acme', 'articles', { title: `Article ${n}` });
+      // As records written before the word index existed.
+      await sql`DELETE FROM record_words`.execute(storage.db);
+      const startup = new StartProgress();
+      const stopped = new Error('stopped by the test');
+      // As a signal does: it comes in a later turn of the event loop than the indexing's announcement.
+      startup.onLongStart(() => void setImmediate(() => startup.stop(stopped)));
+      const module = new ResourcesModule({
+        storage,
+        tenants: new TenantStore(storage),
+        logger: pino({ level: 'silent' }),
+        settings: { bodyLimitBytes: 100_000 },
+        startup,
+      });
+      await expect(module.load()).rejects.toBe(stopped);
+      const withWords = async () =>
+        Number((await sql<{ n: number }>`SELECT count(*) AS n FROM record_words`.execute(storage.db)).rows[0]?.n);
+      // The first batch, committed whole; no other.
+      expect(await withWords()).toBe(500);
+      await resourcesModule(storage, pino({ level: 'silent' })).load();
+      expect(await withWords()).toBe(1200);
+    } finally {
+      await storage.close();
+    }
   });
 });
