@@ -4,7 +4,6 @@ import type { AppDatabase } from './app-database';
 import { DatabaseHealthWatch } from './database-health-watch';
 import { openStorage, type StorageSettings } from './open-storage';
 import { lockHolderWords, type AdvisoryLockHolder } from './advisory-lock';
-import type { StartProgress } from '../process/start-progress';
 import { PostgresOutageLog } from './postgres-outage-log';
 import { SqliteEngine } from './sqlite-engine';
 import type { StorageEngine } from './storage-engine';
@@ -20,6 +19,15 @@ export function migrationLockWaitMessage(holder: AdvisoryLockHolder | null): str
     `waiting for the database migration lock, held by ${lockHolderWords(holder)}: the start goes on once it is let go ` +
     '(a host applying the schema steps holds it until it has applied them)'
   );
+}
+
+/**
+ * The start's progress as the database sees it (process/start-progress.ts's StartProgress, which sits above
+ * storage): told before a long part of the start, and stopped through `signal`.
+ */
+export interface LongStartWatch {
+  readonly signal: AbortSignal;
+  longStart(reason: string): Promise<void>;
 }
 
 /** `/readyz`'s `starting` while a PostgreSQL host applies the schema steps the database lacks. */
@@ -42,7 +50,7 @@ export class StorageModule implements AppModule {
     settings: StorageSettings,
     private readonly logger: Logger,
     /** The start's (App.startup): the lock wait and the steps are long starts, listened during, and stoppable. */
-    private readonly startup?: StartProgress,
+    private readonly startup?: LongStartWatch,
   ) {
     this.outageLog = new PostgresOutageLog(logger);
     this.engine = openStorage(
