@@ -52,12 +52,12 @@ export async function takeAdvisoryLock(
   lockWait?.waiting(holder && { pid: Number(holder.pid), application: holder.application, client: holder.client });
   const started = Date.now();
   const signal = lockWait?.signal;
-  // The wait has no deadline; a stop ends it by ending the waiting connection (PostgreSQL forgets its place in the
-  // queue with it), and the start does not wait for a lock it will not use.
+  // The wait has no deadline; a stop ends it by ending the waiting connection: the start does not wait for a lock
+  // it will not use.
   const endWait = () => void client.end().catch(() => undefined);
   // PostgreSQL notices a client gone only when it answers, so its backend would stay queued for the lock, take it
-  // when let go, and only then end: checked every second, it ends with its client (PostgreSQL 14 and later; an older
-  // one refuses the setting, and its backend leaves when the lock comes).
+  // when let go, and only then end: checked every second, it ends within a second of its client (PostgreSQL 14 and
+  // later; an older one refuses the setting, and its backend leaves when the lock comes).
   if (signal) await client.query("SET client_connection_check_interval = '1s'").catch(() => undefined);
   signal?.throwIfAborted();
   signal?.addEventListener('abort', endWait, { once: true });
