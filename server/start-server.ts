@@ -164,8 +164,8 @@ export async function startServer(env: NodeJS.ProcessEnv, options: StartServerOp
       metricsListener = await listenForMetrics(app.metrics, { ...config.metrics, port: metricsPort });
     }
   } catch (error) {
-    server.close();
-    await app.close();
+    // The listener closed, and the start's signal handlers gone if it listened early.
+    await starting.abandon(error, () => app.close());
     throw await listenRefusal(error, { host: 'METRICS_HOST', port: 'METRICS_PORT' }, config.metrics.host, metricsPort);
   }
   // Before the start is said: a supervisor may send SIGTERM as soon as it reads the address, and a signal with no
