@@ -91,6 +91,8 @@ describeWithPostgres()('a host listening before its start has finished', () => {
 
       await release();
       await waitUntil(async () => (await get(`${url}/readyz`))?.response.status === 200, 60_000, '/readyz 200');
+      // Its output may come after its answer.
+      await waitUntil(async () => messages(run).includes('listening'), 10_000, 'the line "listening"');
       expect(messages(run)).toContain('database schema created');
       expect(messages(run).filter((msg) => msg.startsWith('listening'))).toEqual([
         expect.stringMatching(/^listening while starting: /),
