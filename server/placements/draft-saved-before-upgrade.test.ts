@@ -9,7 +9,8 @@ import { makeTempDir } from '../../testing/temp-dir';
 import { openMigratedStorage } from '../storage/open-storage';
 import { SqliteEngine } from '../storage/sqlite-engine';
 import type { StorageEngine } from '../storage/storage-engine';
-import { DraftMovedError, PlacementsStore } from './placements-store';
+import { DraftMovedError } from './draft-version';
+import { PlacementsStore } from './placements-store';
 
 jest.setTimeout(30_000);
 

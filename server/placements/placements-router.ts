@@ -34,7 +34,8 @@ import type { TenantStore } from '../tenants/tenant-store';
 import { placementsOfFile } from './placements-document';
 import { placementProblemLine } from './placement-problem-line';
 import { PlacementsRefusedError, type PlacementsService } from './placements-service';
-import { DraftMovedError, RevisionMovedError, type PlacementsStore } from './placements-store';
+import { DraftMovedError } from './draft-version';
+import { RevisionMovedError, type PlacementsStore } from './placements-store';
 import {
   assertFrame,
   expectedRevision,
