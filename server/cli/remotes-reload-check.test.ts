@@ -5,6 +5,7 @@
 import path from 'node:path';
 import pino from 'pino';
 import { createFixtureDist, type FixtureDist } from '../../testing/server/fixture-dist';
+import { storeReleaseInForce } from '../../testing/server/released-remote';
 import { createTestApp, type TestApp } from '../../testing/server/test-app';
 import { checkRemotesConfigHere } from './remotes-reload-check';
 
@@ -172,20 +173,11 @@ it('refuses a component the file gives a remote while a release in force gives i
   });
   testApp = host;
   const { store } = host.app.releases;
-  await store.publish({
+  await storeReleaseInForce(host.app, {
     remote: 'team_billing',
     version: '0.2.0',
     entry: billing.entry,
     components: ['InvoiceBanner'],
-    formComponents: [],
-    props: {},
-    publishedBy: 'token:1',
-  });
-  await store.changeRollout({
-    remote: 'team_billing',
-    action: 'activate',
-    actor: 'admin',
-    next: { active: '0.2.0', canary: null },
   });
   await host.app.releases.snapshot.refresh();
   const inForce = (await store.releases()).filter(({ remote }) => remote === 'team_billing');

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createFixtureDist, type FixtureDist } from '../../testing/server/fixture-dist';
 import { runServerCommand } from '../../testing/server/run-server-command';
+import { storeReleaseInForce } from '../../testing/server/released-remote';
 import type { HttpFixtureServer } from '../../testing/system/http-fixture-server';
 import { startStaticServer } from '../../testing/system/static-server';
 import { createTestApp, type TestApp } from '../../testing/server/test-app';
@@ -103,20 +104,12 @@ it("checks the file's slots of a remote with a release in force against that rel
   const { app, configFile, reload } = await hostWithConfigFile();
   const before = await app.releases.store.lastConfigReload();
   const amountDue = { type: 'object', properties: { amountDue: { type: 'number' } }, required: ['amountDue'] };
-  await app.releases.store.publish({
+  await storeReleaseInForce(app, {
     remote: 'team_billing',
     version: '0.2.0',
     entry: 'https://billing.example.com/0.2.0/mf-manifest.json',
     components: ['InvoiceBanner'],
-    formComponents: [],
     props: { InvoiceBanner: amountDue },
-    publishedBy: 'token:1',
-  });
-  await app.releases.store.changeRollout({
-    remote: 'team_billing',
-    action: 'activate',
-    actor: 'admin',
-    next: { active: '0.2.0', canary: null },
   });
   // The file says nothing of the remote's components: only the release in force knows them.
   const placing = (props: object) =>

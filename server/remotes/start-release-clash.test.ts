@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createTestApp, type TestApp } from '../../testing/server/test-app';
+import { storeReleaseInForce } from '../../testing/server/released-remote';
 import { makeTempDir, type TempDir } from '../../testing/temp-dir';
 import { RemotesConfigError } from '../config/remotes-config-error';
 
@@ -29,21 +30,11 @@ const COPY = { name: 'team_copy', entry: 'https://copy.example.com/mf-manifest.j
 async function databaseWithBillingRelease(configFile: string): Promise<void> {
   fs.writeFileSync(configFile, JSON.stringify({ remotes: [BILLING] }));
   const first = await createTestApp({ dir, env: { REMOTES_CONFIG: configFile } });
-  const { store } = first.app.releases;
-  await store.publish({
+  await storeReleaseInForce(first.app, {
     remote: 'team_billing',
     version: '0.2.0',
     entry: BILLING.entry,
     components: ['InvoiceBanner'],
-    formComponents: [],
-    props: {},
-    publishedBy: 'token:1',
-  });
-  await store.changeRollout({
-    remote: 'team_billing',
-    action: 'activate',
-    actor: 'admin',
-    next: { active: '0.2.0', canary: null },
   });
   await first.close({ keepData: true });
 }

@@ -5,6 +5,7 @@ import path from 'node:path';
 import request from 'supertest';
 import { OPERATOR_ROLE, REMOTE_DESCRIPTOR_FILE, Slot, type SlotLoadEvent, type VisibilityRule } from '../../shared';
 import type { App } from '../../server/app';
+import type { NewRelease } from '../../server/releases/release-store';
 import { fakeManifest } from '../fake-manifest';
 import { makeTempDir } from '../temp-dir';
 import { addUser, DEMO_PASSWORD, signedInAgent, type TestAppOptions } from './test-app';
@@ -82,6 +83,24 @@ export async function publishAndActivate(
   const operator = await signedInAgent(app, 'operator');
   await operator.post(`/api/remotes/${remote}/activate`).send({ version: versions[0] }).expect(200);
   return operator;
+}
+
+/**
+ * Writes a release of `remote` straight into the store and puts it in force, as a publish and an activation would,
+ * with no origin to ask: a database whose release in force says what the remote provides.
+ */
+export async function storeReleaseInForce(
+  app: App,
+  release: Pick<NewRelease, 'remote' | 'version' | 'entry' | 'components'> & Partial<Pick<NewRelease, 'props'>>,
+): Promise<void> {
+  const { remote, version } = release;
+  await app.releases.store.publish({ formComponents: [], props: {}, publishedBy: 'token:1', ...release });
+  await app.releases.store.changeRollout({
+    remote,
+    action: 'activate',
+    actor: 'admin',
+    next: { active: version, canary: null },
+  });
 }
 
 /** `count` events of one slot, the first `failing` of them failed in the render phase. */
