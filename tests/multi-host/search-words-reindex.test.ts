@@ -6,7 +6,7 @@ import { WORDS_VERSION } from '../../server/resources/record-words';
 import { describeWithPostgres } from '../../testing/server/postgres-server';
 import { useHostsOnSharedPostgres } from '../../testing/system/hosts-on-shared-postgres';
 import { startPostgresHost } from './support/postgres-host';
-import { queryPostgres } from './support/postgres-query';
+import { addArticlesOfOlderWords, queryPostgres } from './support/postgres-query';
 
 jest.setTimeout(180_000);
 
@@ -26,14 +26,7 @@ describePostgres('search words indexed anew on a shared PostgreSQL', () => {
     // A first start makes the schema and the demo tenant; then the database holds words of the previous version.
     const first = await startPostgresHost(shared.databaseUrl);
     await first.stop();
-    await queryPostgres(
-      shared.databaseUrl,
-      `INSERT INTO records (tenant_id, resource, data, created_at, updated_at)
-       SELECT (SELECT id FROM tenants ORDER BY id LIMIT 1), 'articles',
-              json_build_object('title', 'Article ' || n, 'label', 'A')::text, 0, 0
-       FROM generate_series(1, ${RECORDS}) AS n`,
-    );
-    await queryPostgres(shared.databaseUrl, `UPDATE record_words_state SET words_version = ${WORDS_VERSION - 1}`);
+    await addArticlesOfOlderWords(shared.databaseUrl, RECORDS);
     // Every write of a record's words, whoever makes it.
     await queryPostgres(
       shared.databaseUrl,

@@ -15,7 +15,7 @@ import { waitUntil } from '../../testing/server/wait-until';
 import { getFreePort } from '../../testing/system/free-port';
 import { useHostsOnSharedPostgres } from '../../testing/system/hosts-on-shared-postgres';
 import { SHARED_SESSION_SECRET, startPostgresHost } from './support/postgres-host';
-import { queryPostgres } from './support/postgres-query';
+import { addArticlesOfOlderWords, queryPostgres } from './support/postgres-query';
 
 jest.setTimeout(180_000);
 
@@ -132,13 +132,7 @@ describeWithPostgres()('a host listening before its start has finished', () => {
     beforeAll(async () => {
       const first = await startPostgresHost(shared.databaseUrl);
       await first.stop();
-      await queryPostgres(
-        shared.databaseUrl,
-        `INSERT INTO records (tenant_id, resource, data, created_at, updated_at)
-         SELECT (SELECT id FROM tenants ORDER BY id LIMIT 1), 'articles',
-                json_build_object('title', 'Article ' || n, 'label', 'A')::text, 0, 0
-         FROM generate_series(1, ${RECORDS}) AS n`,
-      );
+      await addArticlesOfOlderWords(shared.databaseUrl, RECORDS);
     });
     beforeEach(async () => {
       await queryPostgres(shared.databaseUrl, `UPDATE record_words_state SET words_version = ${WORDS_VERSION - 1}`);
