@@ -40,6 +40,7 @@ describe('readConfig', () => {
       serverTimeouts: { headersTimeoutMs: 15_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000 },
       shutdown: { drainDelayMs: 0, timeoutMs: 10_000 },
       metrics: { token: undefined, port: undefined, host: '127.0.0.1' },
+      remoteDescriptorTimeoutMs: 3000,
     });
   });
 
@@ -78,6 +79,7 @@ describe('readConfig', () => {
       METRICS_TOKEN: ' a-metrics-token-0123456 ',
       METRICS_PORT: '9464',
       METRICS_HOST: '10.0.0.5',
+      REMOTE_DESCRIPTOR_TIMEOUT_MS: '12000',
     });
     expect(config).toEqual({
       port: 0,
@@ -112,8 +114,19 @@ describe('readConfig', () => {
       serverTimeouts: { headersTimeoutMs: 2_000, requestTimeoutMs: 4_000, keepAliveTimeoutMs: 65_000 },
       shutdown: { drainDelayMs: 3_000, timeoutMs: 20_000 },
       metrics: { token: 'a-metrics-token-0123456', port: 9464, host: '10.0.0.5' },
+      remoteDescriptorTimeoutMs: 12_000,
     });
   });
+
+  it.each(['3s', '-1', '99', '30001', '1e4'])(
+    'refuses REMOTE_DESCRIPTOR_TIMEOUT_MS=%s, naming the variable and its bounds',
+    (value) => {
+      expect(() => readConfig({ REMOTE_DESCRIPTOR_TIMEOUT_MS: value })).toThrow(
+        `REMOTE_DESCRIPTOR_TIMEOUT_MS="${value}" is not valid: expected a whole number of milliseconds from 100 to ` +
+          '30000 (default 3000).',
+      );
+    },
+  );
 
   it('reads ALLOWED_ORIGINS in any spelling of an origin as the origin a browser sends', () => {
     const config = readConfig({ ALLOWED_ORIGINS: 'https://Admin.Example.com:443/, https://bücher.example' });

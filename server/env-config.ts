@@ -18,6 +18,7 @@ import { teamTokenLimitSettingsFromEnv, type TeamTokenLimitSettings } from './re
 import { metricsSettingsFromEnv, type MetricsSettings } from './observability/metrics-settings';
 import { tlsSettingsFromEnv, type TlsSettings } from './config/tls-settings';
 import { publicOriginFromEnv } from './security/public-url';
+import { remoteDescriptorTimeoutFromEnv } from './remotes/remote-descriptor-timeout';
 
 /** Where the database lives when DATABASE_PATH is not set (relative to the working directory). */
 export const DEFAULT_DATABASE_PATH = './data/app.db';
@@ -65,6 +66,8 @@ export interface ServerConfig {
   metrics: MetricsSettings;
   /** TLS_CERT_FILE and TLS_KEY_FILE, read: the server speaks HTTPS (HTTP/2 and HTTP/1.1) itself; undefined: HTTP. */
   tls: TlsSettings | undefined;
+  /** REMOTE_DESCRIPTOR_TIMEOUT_MS: how long one request to a remote's origin may take. */
+  remoteDescriptorTimeoutMs: number;
 }
 
 export { ConfigError };
@@ -112,6 +115,7 @@ export function readConfig(env: NodeJS.ProcessEnv): ServerConfig {
     shutdown: shutdownSettingsFromEnv(env),
     metrics,
     tls: tlsSettingsFromEnv(env),
+    remoteDescriptorTimeoutMs: remoteDescriptorTimeoutFromEnv(env),
   };
 }
 

@@ -98,6 +98,7 @@ export async function startServer(env: NodeJS.ProcessEnv, options: StartServerOp
     loginRateLimit: config.loginRateLimit,
     teamTokenLimit: config.teamTokenLimit,
     slotEvents: config.slotEvents,
+    remoteDescriptorTimeoutMs: config.remoteDescriptorTimeoutMs,
     // With METRICS_PORT, /metrics is served on that port only; else, with METRICS_TOKEN, on the app's port.
     ...(metricsEnabled(config.metrics)
       ? { metrics: config.metrics.port === undefined ? { token: config.metrics.token } : {} }

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createFixtureDist, type FixtureDist } from '../../testing/server/fixture-dist';
 import { runServerCommand } from '../../testing/server/run-server-command';
+import { startSlowOrigin } from '../../testing/server/slow-origin';
 import { storeReleaseInForce } from '../../testing/server/released-remote';
 import type { HttpFixtureServer } from '../../testing/system/http-fixture-server';
 import { startStaticServer } from '../../testing/system/static-server';
@@ -212,5 +213,50 @@ describe('a remote declared by entry alone, read from its origin as a host reads
       ),
     ]);
     expect(await app.releases.store.lastConfigReload()).toBeGreaterThan(before);
+  });
+
+  /** Past the default timeout (3 s): read only with REMOTE_DESCRIPTOR_TIMEOUT_MS raised. */
+  const SLOW_MS = 3_500;
+
+  it('reads a slow origin with REMOTE_DESCRIPTOR_TIMEOUT_MS raised, and says it unreachable with it lowered', async () => {
+    const { configFile, reload } = await hostWithConfigFile(path.join(dist.dir, 'remotes.json'));
+    const { entry, placing } = await billingOrigin();
+    // The same origin, answering each request SLOW_MS late.
+    const target = origin!.url;
+    const slow = await startSlowOrigin(target, SLOW_MS);
+    try {
+      const slowEntry = entry.replace(target, slow.url);
+      // Props its schema refuses: seen only once the slow origin's descriptor is read.
+      fs.writeFileSync(configFile, placing({ amountDue: '12.50' }).replace(entry, slowEntry));
+
+      const raised = await reload({ REMOTE_DESCRIPTOR_TIMEOUT_MS: String(SLOW_MS * 3) });
+      expect(raised.code).toBe(1);
+      expect(raised.stderr).toContain('props.amountDue must be number, got "12.50"');
+      expect(raised.stderr).toContain('as their origins answered here (team_billing).\n');
+
+      const lowered = await reload({ REMOTE_DESCRIPTOR_TIMEOUT_MS: '300' });
+      expect([lowered.code, lowered.stderr]).toEqual([0, '']);
+      expect(lowered.stdout).toContain(
+        `Remote "team_billing" (declared by entry alone) could not be read here: ${slow.url}/remotes/team_billing/` +
+          'slots-remote.json did not answer within 300 ms. Its slots are not checked here;',
+      );
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it('refuses a REMOTE_DESCRIPTOR_TIMEOUT_MS outside its bounds, naming them, without asking the hosts', async () => {
+    const { app, reload } = await hostWithConfigFile();
+    const before = await app.releases.store.lastConfigReload();
+    for (const value of ['3s', '50', '60000']) {
+      const run = await reload({ REMOTE_DESCRIPTOR_TIMEOUT_MS: value });
+      expect([run.code, run.stdout, run.stderr]).toEqual([
+        1,
+        '',
+        `remotes:reload failed: REMOTE_DESCRIPTOR_TIMEOUT_MS="${value}" is not valid: expected a whole number of ` +
+          'milliseconds from 100 to 30000 (default 3000).\n',
+      ]);
+    }
+    expect(await app.releases.store.lastConfigReload()).toBe(before);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * `npm run remotes:reload`: asks every running host on this database to re-read its REMOTES_CONFIG, as `kill -HUP`
  * does for one process, without a pid: a supervisor (systemd, Kubernetes, CI) runs it with the server's database
- * settings (DATABASE_URL, else DATABASE_PATH) and its REMOTES_CONFIG (and FRONTEND_DIR, NODE_ENV). Each host sees
+ * settings (DATABASE_URL, else DATABASE_PATH) and its REMOTES_CONFIG (and FRONTEND_DIR, NODE_ENV,
+ * REMOTE_DESCRIPTOR_TIMEOUT_MS: how long an origin may take to answer, here as on the hosts). Each host sees
  * the request at its next poll (about a second).
  *
  * The file is read first, as the hosts read it (remotes-reload-check.ts): one they would refuse is refused here with
@@ -15,6 +16,7 @@ import type { RemoteRelease } from '../../shared';
 import { storageSettingsFromEnv } from '../env-config';
 import { ReleaseStore } from '../releases/release-store';
 import { HttpDescriptorSource } from '../remotes/http-descriptor-source';
+import { remoteDescriptorTimeoutFromEnv } from '../remotes/remote-descriptor-timeout';
 import { checkRemotesConfigHere } from './remotes-reload-check';
 import { readEntryRemotes } from './remotes-reload-origins';
 import { runCommand } from './run-command';
@@ -33,6 +35,8 @@ async function main(): Promise<number> {
     process.stderr.write(`remotes:reload takes no arguments, got ${words}.\n${REMOTES_RELOAD_USAGE}\n`);
     return 2;
   }
+  // Read first, as a host reads it at its start: a value a host would refuse is refused before anything is asked.
+  const timeoutMs = remoteDescriptorTimeoutFromEnv(process.env);
   const check = checkRemotesConfigHere(process.env);
   if (check.refusal !== null) {
     process.stderr.write(`${check.refusal}\n${check.checked}\nNo host was asked to re-read it.\n`);
@@ -51,7 +55,7 @@ async function main(): Promise<number> {
       stored,
       inForce,
       withReleases.served,
-      new HttpDescriptorSource(),
+      new HttpDescriptorSource({ timeoutMs }),
     );
     const withOrigins = checkRemotesConfigHere(process.env, process.cwd(), inForce, answered);
     const notChecked = unchecked.map((line) => `${line}\n`).join('');
