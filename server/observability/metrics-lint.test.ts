@@ -4,8 +4,9 @@
  * its step and share) and the loads its slots reported. Prometheus' own linter reads it (`promtool check metrics`: a
  * counter named `_total`, no other kind so named, help on every family, base units); the operators' guide lists each
  * family with its labels, type and unit (docs/operators/metrics-and-traces.md), and every metric any guide names, in a
- * table, the prose or a query, is one the server exposes, with the labels the guide gives it or groups it by: neither
- * the names nor the guides can drift.
+ * table, the prose or a query, is one the server exposes, with the labels the guide gives it or groups it by, and so
+ * is every metric the Prometheus rule files (deploy/prometheus/*.yaml) read; a value either selects of a label whose
+ * values are a closed set is one of them: neither the names nor the guides nor the alerts can drift.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -15,10 +16,12 @@ import { SLOT_EVENTS_PATH } from '../../shared';
 import { describeWithCommand } from '../../testing/describe-with-command';
 import { describeWithPostgres, usePostgresDatabases } from '../../testing/server/postgres-server';
 import {
+  closedLabelValues,
   guideMetrics,
   labelsOf,
   mentionFindings,
   readGuides,
+  readRuleFiles,
   unitOf,
   type GuideRow,
 } from '../../testing/server/metrics-guides';
@@ -101,6 +104,9 @@ describe('the guides’ mentions of metrics, read against an exposition', () => 
       'slots_http_request_duration_seconds_count{route="/slots"} 1',
       '# TYPE slots_sign_ins_total counter',
       'slots_sign_ins_total{outcome="refused"} 1',
+      'slots_sign_ins_total{outcome="throttled"} 0',
+      '# TYPE slots_remote_descriptor_status gauge',
+      'slots_remote_descriptor_status{remote="team_billing",status="down"} 1',
       '',
     ].join('\n'),
   );
@@ -130,6 +136,52 @@ describe('the guides’ mentions of metrics, read against an exposition', () => 
       'docs/b.md: slots_sign_in_total is no metric the server exposes',
       'docs/b.md: slots_sign_ins_total has no label "result" (it has outcome)',
       'docs/b.md: slots_http_request_duration_seconds_count has no label "method" to group by (it has route)',
+    ]);
+  });
+
+  it('holds a selected value of a closed label to its values: those of the code, those of the exposition', () => {
+    const closed = closedLabelValues(families);
+    const right = [
+      '`slots_remote_descriptor_status{status=~"down|timed-out|bad-answer"} == 1`, `slots_sign_ins_total{outcome="throttled"}`,',
+      '`slots_remote_descriptor_status{status!="answered",remote="any_remote"}`, `slots_remote_descriptor_status{status=~"timed-.*"}`',
+    ].join('\n');
+    expect(mentionFindings(new Map([['docs/c.md', right]]), families, closed)).toEqual([]);
+    const wrong = [
+      '`slots_remote_descriptor_status{status=~"down|timedout"} == 1`, `slots_sign_ins_total{outcome="refsued"}`,',
+      '`slots_remote_descriptor_status{status!="answerd"}`, `slots_remote_descriptor_status{status=~"timed_.*"}`',
+    ].join('\n');
+    const statuses = 'answered, bad-answer, built, disabled, down, listed, released, timed-out, waiting';
+    expect(mentionFindings(new Map([['docs/d.md', wrong]]), families, closed)).toEqual([
+      `docs/d.md: slots_remote_descriptor_status has no status "timedout" (its values: ${statuses})`,
+      'docs/d.md: slots_sign_ins_total has no outcome "refsued" (its values: refused, throttled)',
+      `docs/d.md: slots_remote_descriptor_status has no status "answerd" (its values: ${statuses})`,
+      `docs/d.md: slots_remote_descriptor_status has no status "timed_.*" (its values: ${statuses})`,
+    ]);
+  });
+
+  it('reads a rule file’s expressions and series as a guide’s queries, naming the file', () => {
+    const rules = [
+      'groups:',
+      '  - name: slots',
+      '    rules:',
+      '      - alert: Refused',
+      '        expr: |',
+      '          sum by (instance, outcome) (increase(slots_sign_ins_total{outcome="refsued"}[10m]))',
+      '            > sum by (method) (rate(slots_http_request_duration_seconds_count[5m]))',
+      '      - alert: Down',
+      '        expr: max by (remote) (slots_remote_descriptor_state{status="down"}) == 1',
+      'tests:',
+      '  - input_series:',
+      '      - series: \'slots_remote_descriptor_status{job="slots",remote="team_billing",status="dwn"}\'',
+      '',
+    ].join('\n');
+    expect(
+      mentionFindings(new Map([['deploy/prometheus/x.yaml', rules]]), families, closedLabelValues(families)),
+    ).toEqual([
+      'deploy/prometheus/x.yaml: slots_sign_ins_total has no outcome "refsued" (its values: refused, throttled)',
+      'deploy/prometheus/x.yaml: slots_remote_descriptor_state is no metric the server exposes',
+      expect.stringMatching(/^deploy\/prometheus\/x\.yaml: slots_remote_descriptor_status has no status "dwn" /),
+      'deploy/prometheus/x.yaml: slots_http_request_duration_seconds_count has no label "method" to group by (it has route)',
     ]);
   });
 });
@@ -251,7 +303,7 @@ function checkExposition(engine: 'sqlite' | 'postgres', read: () => string): voi
     }
   });
 
-  it('is every metric the guides name, with the labels they give or group by', () => {
+  it('is every metric the guides and rule files name, with the labels and closed labels’ values they give or group by', () => {
     const known = families();
     if (engine === 'sqlite') {
       // Stand-ins for the PostgreSQL-only families, as the table gives them (checked against the real ones there).
@@ -264,7 +316,9 @@ function checkExposition(engine: 'sqlite' | 'postgres', read: () => string): voi
         });
       }
     }
-    expect(mentionFindings(readGuides(), known)).toEqual([]);
+    expect(mentionFindings(new Map([...readGuides(), ...readRuleFiles()]), known, closedLabelValues(known))).toEqual(
+      [],
+    );
   });
 }
 
