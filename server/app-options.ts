@@ -91,7 +91,10 @@ export interface AppOptions {
    * test and benchmark entries that place components no remote provides on purpose.
    */
   slotProblems?: SlotProblemsMode;
-  /** How long reading a remote's descriptor from its origin may take at start-up (default 3 s). */
+  /**
+   * How long one request to a remote's origin may take: its descriptor at start, on each check and on reload, and a
+   * release's files (REMOTE_DESCRIPTOR_TIMEOUT_MS; default 3 s).
+   */
   remoteDescriptorTimeoutMs?: number;
   /**
    * How often a remote's origin is asked again: a descriptor not had yet, a REMOTES_CONFIG entry not made a release
