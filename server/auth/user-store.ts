@@ -8,6 +8,7 @@ import type { Kysely, Selectable } from 'kysely';
 import { isStaffPermission, STAFF_PERMISSIONS, type StaffPermission } from '../../shared/staff-permissions';
 import type { AppSchema, UsersTable } from '../storage/app-schema';
 import { StampedCache } from '../storage/stamped-cache';
+import { passwordGenerationOf, passwordGenerationOfRow } from './password-generation';
 import type { StorageEngine } from '../storage/storage-engine';
 import type { StaffRole } from '../../shared/staff-roles';
 import type { StaffUser } from './staff-user';
@@ -23,6 +24,8 @@ const USER_COLUMNS = [
   'role',
   'stamp_kept',
   'stamp_kept_while',
+  'generation_kept',
+  'generation_kept_while',
 ] as const;
 
 type UserRow = Pick<Selectable<UsersTable>, (typeof USER_COLUMNS)[number]>;
@@ -83,18 +86,20 @@ export class UserStore {
   }
 
   /**
-   * Which password the account has now, as a short digest of its hash ('' for no such account): the sign-in counters
-   * of an account are kept per password (login-rate-limiter.ts), so a new one set by user:add starts them again.
-   * Reads the hash alone: it runs before every sign-in attempt is counted.
+   * Which password the account has now, as a short digest of its hash ('' for no such account;
+   * password-generation.ts): the sign-in counters of an account are kept per password (login-rate-limiter.ts), so a
+   * new one set by user:add starts them again, while the same password hashed again with stronger parameters
+   * (rehashPassword) keeps the generation of before, and with it the failures counted. Reads the columns it needs
+   * alone: it runs before every sign-in attempt is counted.
    */
   async passwordGeneration(username: string): Promise<string> {
     if (username === '' || username.length > USERNAME_MAX_LENGTH) return '';
     const row = await this.engine.db
       .selectFrom('users')
-      .select('password_hash')
+      .select(['password_hash', 'generation_kept', 'generation_kept_while'])
       .where(this.engine.dialect.usernameIs(username))
       .executeTakeFirst();
-    return row ? createHash('sha256').update(row.password_hash).digest('base64url').slice(0, 12) : '';
+    return row ? passwordGenerationOfRow(row) : '';
   }
 
   /** Creates the account with `passwordHash`, or sets the hash of the existing one. */
@@ -108,12 +113,18 @@ export class UserStore {
     const work = async (db: Kysely<AppSchema>) => {
       const existing = await this.rowByUsername(username, db);
       if (existing) {
-        // A stamp kept over an upgrade of the hash before would not count with another hash (the row's own stamp is
-        // another then): cleared all the same, so the row says what holds. The same hash changes nothing.
+        // A stamp or generation kept over an upgrade of the hash before would not count with another hash (the row's
+        // own is another then): cleared all the same, so the row says what holds. The same hash changes nothing.
         const written =
           passwordHash === existing.password_hash
             ? {}
-            : { password_hash: passwordHash, stamp_kept: null, stamp_kept_while: null };
+            : {
+                password_hash: passwordHash,
+                stamp_kept: null,
+                stamp_kept_while: null,
+                generation_kept: null,
+                generation_kept_while: null,
+              };
         await db
           .updateTable('users')
           .set({ ...written, updated_at: now })
@@ -148,9 +159,10 @@ export class UserStore {
   /**
    * Replaces the account's password hash by `replacement` (the same password hashed with today's parameters) if it
    * still is `expected` and the account is not disabled: the account as it is now. Its credential stamp stays the
-   * one its sessions carry (kept in `stamp_kept`, while the row's own stamp is the one written with it): the password
-   * is the same, so no session ends. Undefined, with nothing written, when the account changed since `expected` was
-   * read (a new password, an upgrade by another sign-in, disabled or removed).
+   * one its sessions carry (kept in `stamp_kept`, while the row's own stamp is the one written with it), and its
+   * password generation the one its sign-in counts are kept under (`generation_kept`, likewise): the password is the
+   * same, so no session ends and the failures counted before still count. Undefined, with nothing written, when the
+   * account changed since `expected` was read (a new password, an upgrade by another sign-in, disabled or removed).
    */
   async rehashPassword(id: number, expected: string, replacement: string): Promise<StaffUser | undefined> {
     const user = await this.engine.exclusive(async (db) => {
@@ -160,6 +172,8 @@ export class UserStore {
         password_hash: replacement,
         stamp_kept: credentialStampOfRow(row),
         stamp_kept_while: credentialStampOf(replacement, row.sessions_since),
+        generation_kept: passwordGenerationOfRow(row),
+        generation_kept_while: passwordGenerationOf(replacement),
       };
       await db
         .updateTable('users')

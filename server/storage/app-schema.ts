@@ -48,6 +48,14 @@ export interface UsersTable {
   stamp_kept: string | null;
   /** The row's own stamp (its hash and `sessions_since`) right after that sign-in: any change since voids `stamp_kept`. */
   stamp_kept_while: string | null;
+  /**
+   * The account's password generation (user-store.ts's passwordGeneration, which keys its sign-in counts) from before
+   * a sign-in hashed its password again with stronger parameters, kept while `generation_kept_while` is the digest of
+   * the row's hash. NULL: none.
+   */
+  generation_kept: string | null;
+  /** The digest of the hash that sign-in wrote: a new hash since voids `generation_kept`. */
+  generation_kept_while: string | null;
 }
 
 export interface TenantsTable {

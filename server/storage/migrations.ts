@@ -763,6 +763,19 @@ const STEPS: readonly SchemaStep[] = [
       ALTER TABLE users ADD COLUMN stamp_kept_while TEXT;
     `,
   },
+  {
+    version: 21,
+    name: 'a password hashed again with stronger parameters keeps the account its sign-in counts',
+    // The sign-in counts of an account are kept per password, under a digest of its stored hash (user-store.ts's
+    // passwordGeneration): a sign-in that made the hash again with stronger parameters changed it, handing a guesser
+    // who had run into the limits a fresh allowance. The rehash now keeps the digest of before here, with the new
+    // hash's own digest: a new password written by any release's host changes the hash, and so voids the kept one
+    // without knowing of it. NULL in every row: each account's counts are where they were.
+    sql: `
+      ALTER TABLE users ADD COLUMN generation_kept TEXT;
+      ALTER TABLE users ADD COLUMN generation_kept_while TEXT;
+    `,
+  },
 ];
 
 /** The steps as SQLite runs them (migrate.ts). */
