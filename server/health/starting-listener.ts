@@ -1,6 +1,7 @@
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
+import { endLog } from '../logger';
 import { shutdownOnSignals } from '../process/graceful-shutdown';
 import { listenRefusal } from '../process/listen-refusal';
 import type { SecureServer } from '../process/secure-server';
@@ -17,6 +18,13 @@ export const STARTING_LISTENER_MESSAGE =
 /** Logged when SIGTERM or SIGINT comes while a host listens before its start has finished. */
 export const STOPPING_START_MESSAGE =
   'stopping the start: the step, batch or lock wait under way ends first, then locks are let go and the database closed';
+
+/**
+ * Logged when a second signal comes while the start stops: the process exits at once with 1, the step or batch under
+ * way not waited for (PostgreSQL rolls it back once it sees the connection gone; the next start does it again).
+ */
+export const STOPPED_AT_ONCE_MESSAGE =
+  'start stopped at once by a second signal: the step or batch under way is rolled back, the next start does it again';
 
 /** Logged last by a start stopped by a signal, before it exits with 0. */
 export const START_STOPPED_MESSAGE =
@@ -105,14 +113,21 @@ export class StartingListener {
     }
     const { port } = this.server.address() as AddressInfo;
     this.logger.info({ host: this.address.host, port, starting: reason }, STARTING_LISTENER_MESSAGE);
-    // A second signal while the start stops ends the process at once (1), as during a shutdown.
-    this.removeSignalHandlers = shutdownOnSignals(async (signal) => {
-      const stopping = signal as NodeJS.Signals;
-      this.stoppedBy = stopping;
-      this.logger.info({ signal: stopping }, STOPPING_START_MESSAGE);
-      this.gate.starting(`stopping: ${stopping} received`);
-      this.startup.stop(new StartStopped(stopping));
-    });
+    // A second signal while the start stops ends the process at once (1), as during a shutdown, and says so: an exit
+    // with 1 and no line left the operator guessing whether the step under way was kept.
+    this.removeSignalHandlers = shutdownOnSignals(
+      async (signal) => {
+        const stopping = signal as NodeJS.Signals;
+        this.stoppedBy = stopping;
+        this.logger.info({ signal: stopping }, STOPPING_START_MESSAGE);
+        this.gate.starting(`stopping: ${stopping} received`);
+        this.startup.stop(new StartStopped(stopping));
+      },
+      (code, signal) => {
+        this.logger.warn({ signal }, STOPPED_AT_ONCE_MESSAGE);
+        void endLog(this.logger).finally(() => process.exit(code));
+      },
+    );
   }
 
   /** Closes the listener, with the probes' connections it holds. */

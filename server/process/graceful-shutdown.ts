@@ -114,17 +114,18 @@ export function createGracefulShutdown(options: GracefulShutdownOptions): (reaso
 
 /**
  * Calls `shutdown` on SIGTERM and SIGINT; a second signal while it runs exits at once (1), as an impatient
- * operator pressing Ctrl-C twice expects. Returns a function that removes the handlers (tests).
+ * operator pressing Ctrl-C twice expects (`exit` hears which signal it was). Returns a function that removes the
+ * handlers (tests).
  */
 export function shutdownOnSignals(
   shutdown: (reason: string) => Promise<unknown>,
-  exit: (code: number) => void = (code) => process.exit(code),
+  exit: (code: number, signal: NodeJS.Signals) => void = (code) => process.exit(code),
 ): () => void {
   let received = 0;
   const onSignal = (signal: NodeJS.Signals) => {
     received++;
     if (received > 1) {
-      exit(1);
+      exit(1, signal);
       return;
     }
     void shutdown(signal);

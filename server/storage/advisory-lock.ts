@@ -44,6 +44,14 @@ export async function takeAdvisoryLock(
   key: number,
   lockWait: AdvisoryLockWait | undefined,
 ): Promise<void> {
+  const signal = lockWait?.signal;
+  // PostgreSQL notices a client gone only when it answers, so its backend would stay queued for the lock, take it
+  // when let go, and only then end: checked every second, it ends within a second of its client (PostgreSQL 14 and
+  // later; an older one refuses the setting, and its backend leaves when the lock comes). Set before the lock is
+  // tried, for the session: a process that exits at once while its work under the lock runs (a second signal during
+  // a stop) left a backend holding the lock and applying a step, or queued for a table's lock in that step, until it
+  // next answered.
+  if (signal) await client.query("SET client_connection_check_interval = '1s'").catch(() => undefined);
   const tried = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [key]);
   if (tried.rows[0]?.locked) return;
   const holder = await client
@@ -51,14 +59,9 @@ export async function takeAdvisoryLock(
     .then((result) => result.rows[0] ?? null);
   lockWait?.waiting(holder && { pid: Number(holder.pid), application: holder.application, client: holder.client });
   const started = Date.now();
-  const signal = lockWait?.signal;
   // The wait has no deadline; a stop ends it by ending the waiting connection: the start does not wait for a lock
   // it will not use.
   const endWait = () => void client.end().catch(() => undefined);
-  // PostgreSQL notices a client gone only when it answers, so its backend would stay queued for the lock, take it
-  // when let go, and only then end: checked every second, it ends within a second of its client (PostgreSQL 14 and
-  // later; an older one refuses the setting, and its backend leaves when the lock comes).
-  if (signal) await client.query("SET client_connection_check_interval = '1s'").catch(() => undefined);
   signal?.throwIfAborted();
   signal?.addEventListener('abort', endWait, { once: true });
   try {
