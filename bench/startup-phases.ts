@@ -1,6 +1,6 @@
 /**
- * Where the server's start-up goes, phase by phase: `npx tsx bench/startup-phases.ts [--base <git ref>]
- * [--without <a shipped Node flag>] [--entry <another compiled main.js>] [--starts <n>] [--cpu-prof]`. The compiled
+ * Where the server's start-up goes, phase by phase: `npx tsx bench/startup-phases.ts [--base <git ref>] [--without <a
+ * shipped Node flag>] [--entry <another compiled main.js>] [--starts <n>] [--postgres] [--cpu-prof]`. The compiled
  * server (server/main.ts through the server's own build, started with the flags it ships with, as `npm run serve` and
  * the image start it) is spawned with bench/harness/startup-probe.cjs, which notes when each phase ends; `/readyz` is
  * asked every few milliseconds from here until it answers 200, as the start-up suite of `npm run bench` asks `/healthz`
@@ -8,10 +8,14 @@
  * figures stretch with the wait for a core, the CPU time much less.
  *
  * Two cases: a restart on a database the demo already seeded, and a first start on a new, empty database file
- * (migrations, the demo's seed and its password hash). With `--base`, that commit's server is compiled too and both
- * start in turns, case by case, so that what the machine does meanwhile falls on both alike: the figures printed are
- * medians of each. No goal is checked: what a start costs depends on the machine and its load (the figures of
- * docs/operators/deploy.md come from `npm run bench -- --only=startup`).
+ * (migrations, the demo's seed and its password hash). With `--postgres`, a third: a first start on a new PostgreSQL
+ * database (a throwaway server, testing/server/postgres-server.ts), whose schema steps run in app.ready() while it
+ * already listens (`/healthz` 200, `/readyz` 503: health/starting-listener.ts); its listening phases are then measured
+ * from the seeding to the first `/readyz` 200 instead (harness/startup-phases-of.ts), and when it listened is shown.
+ * With `--base`, that commit's server is compiled too and both start in turns, case by case, so that what the machine
+ * does meanwhile falls on both alike: the figures printed are medians of each. No goal is checked: what a start costs
+ * depends on the machine and its load (the figures of docs/operators/deploy.md come from `npm run bench --
+ * --only=startup`).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -19,6 +23,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { compileServer } from '../scripts/compile-server';
 import { SERVER_NODE_FLAGS } from '../server/process/server-node-flags';
+import { PostgresServer } from '../testing/server/postgres-server';
 import { REPO_ROOT, DIST_DIR } from '../testing/system/repo-root';
 import { topSelfTime } from './harness/cpu-profile-summary';
 import { median } from './harness/median';
@@ -37,6 +42,16 @@ interface Variant {
   flags: readonly string[];
 }
 
+/** Where a start keeps its data: DATABASE_PATH, or DATABASE_URL with its SESSION_SECRET. */
+type Storage = Record<string, string | undefined>;
+const sqlite = (file: string): Storage => ({ DATABASE_PATH: file });
+
+const SCENARIOS = [
+  'restart on the demo database',
+  'first start on a new database',
+  'first start on a new PostgreSQL database',
+] as const;
+
 interface Start {
   outsideMs: number;
   phases: StartPhases;
@@ -49,6 +64,7 @@ async function main(): Promise<void> {
   const cpuProfile = args.includes('--cpu-prof');
   mkdirSync(WORK_ROOT, { recursive: true });
   const work = mkdtempSync(path.join(os.tmpdir(), 'slots-startup-'));
+  const postgres = args.includes('--postgres') ? await PostgresServer.start() : undefined;
   try {
     const variants: Variant[] = [];
     if (base !== undefined) variants.push(await compiled('base', base));
@@ -73,17 +89,25 @@ async function main(): Promise<void> {
         .join(' ')}`,
     );
 
-    for (const scenario of ['restart on the demo database', 'first start on a new database'] as const) {
+    for (const scenario of SCENARIOS.filter((name) => postgres || !name.includes('PostgreSQL'))) {
       const results = variants.map(() => [] as Start[]);
       const restart = scenario.startsWith('restart');
-      const databases = variants.map((_, index) => path.join(work, `variant-${index}.db`));
+      const databases = variants.map((_, index) => sqlite(path.join(work, `variant-${index}.db`)));
       // Untimed: the database a restart finds, made and seeded by the same server.
       if (restart) for (const [index, variant] of variants.entries()) await startOnce(variant, databases[index]!, work);
+      const fresh = async (round: number, index: number): Promise<Storage> =>
+        postgres && scenario.includes('PostgreSQL')
+          ? {
+              DATABASE_URL: await postgres.createDatabase(`new_${round}_${index}`),
+              DATABASE_PATH: undefined,
+              SESSION_SECRET: 'startup-phases-session-secret-0123456789',
+            }
+          : sqlite(path.join(work, `new-${round}-${index}.db`));
       for (let round = 0; round < starts; round++) {
         const order = round % 2 === 0 ? variants.keys() : [...variants.keys()].reverse();
         for (const index of order) {
-          const database = restart ? databases[index]! : path.join(work, `new-${round}-${index}.db`);
-          results[index]!.push(await startOnce(variants[index]!, database, work));
+          const storage = restart ? databases[index]! : await fresh(round, index);
+          results[index]!.push(await startOnce(variants[index]!, storage, work));
         }
       }
       printScenario(scenario, starts, variants, results);
@@ -93,8 +117,8 @@ async function main(): Promise<void> {
       const profileDir = path.join(work, 'profile');
       const database = path.join(work, 'profiled.db');
       // A restart, as the first case: the database made by an untimed start first.
-      await startOnce(variant, database, work);
-      await startOnce(variant, database, work, ['--cpu-prof', `--cpu-prof-dir=${profileDir}`]);
+      await startOnce(variant, sqlite(database), work);
+      await startOnce(variant, sqlite(database), work, ['--cpu-prof', `--cpu-prof-dir=${profileDir}`]);
       const file = readdirSync(profileDir).find((name) => name.endsWith('.cpuprofile'))!;
       const profile = JSON.parse(readFileSync(path.join(profileDir, file), 'utf8')) as Parameters<
         typeof topSelfTime
@@ -105,6 +129,7 @@ async function main(): Promise<void> {
       }
     }
   } finally {
+    await postgres?.remove();
     rmSync(work, { recursive: true, force: true });
   }
 }
@@ -128,7 +153,7 @@ async function compiled(name: string, ref: string | undefined): Promise<Variant>
 }
 
 /** One start, spawned as a supervisor would, until `/readyz` answers 200; then stopped with SIGTERM. */
-function startOnce(variant: Variant, database: string, work: string, nodeArgs: string[] = []): Promise<Start> {
+function startOnce(variant: Variant, storage: Storage, work: string, nodeArgs: string[] = []): Promise<Start> {
   const probeOut = path.join(work, 'probe.json');
   rmSync(probeOut, { force: true });
   const start: ServerStart = {
@@ -138,7 +163,6 @@ function startOnce(variant: Variant, database: string, work: string, nodeArgs: s
       ...process.env,
       NODE_ENV: 'production',
       HOST: '127.0.0.1',
-      DATABASE_PATH: database,
       FRONTEND_DIR: DIST_DIR,
       DEMO_PASSWORD: 'startup-phases-password',
       STARTUP_PROBE_OUT: probeOut,
@@ -147,6 +171,7 @@ function startOnce(variant: Variant, database: string, work: string, nodeArgs: s
       DATABASE_URL: undefined,
       OTEL_EXPORTER_OTLP_ENDPOINT: undefined,
       OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: undefined,
+      ...storage,
     },
     readyPath: '/readyz',
     pollMs: READY_POLL_MS,
@@ -161,13 +186,21 @@ function startOnce(variant: Variant, database: string, work: string, nodeArgs: s
 
 function printScenario(scenario: string, starts: number, variants: readonly Variant[], results: Start[][]): void {
   console.log(`\n${scenario}: medians of ${starts} starts each (ms)\n`);
-  const names = Object.keys(results[0]![0]!.phases.phases);
+  // A phase no start went through (the early listener's, or the listening ones of a start that listened early) is left
+  // out rather than printed as '-'.
+  const names = Object.keys(results[0]![0]!.phases.phases).filter((name) =>
+    results.some((starts) => starts.some((start) => !Number.isNaN(start.phases.phases[name]))),
+  );
+  const early = (s: Start) => s.phases.listenedWhileStartingAt ?? NaN;
   const stepNames = [
     ...new Set(results.flatMap((starts) => starts.flatMap((start) => Object.keys(start.phases.steps)))),
   ];
   const rows: string[][] = [
     ['phase', ...variants.map((variant) => variant.name)],
     ...names.map((name) => [name, ...results.map((starts) => fmt(starts.map((start) => start.phases.phases[name]!)))]),
+    ...(results.some((starts) => starts.some((s) => s.phases.listenedWhileStartingAt !== undefined))
+      ? [['listening while starting (/healthz 200 from then)', ...results.map((starts) => fmt(starts.map(early)))]]
+      : []),
     ['in the process, to the first /readyz 200', ...results.map((starts) => fmt(starts.map((s) => s.phases.readyAt)))],
     ['CPU time used by then (user and system)', ...results.map((starts) => fmt(starts.map((s) => s.phases.cpuMs)))],
     ['spawn to /readyz 200, seen from outside', ...results.map((starts) => fmt(starts.map((s) => s.outsideMs)))],

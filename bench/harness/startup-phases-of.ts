@@ -19,6 +19,11 @@ export interface StartPhases {
   phases: Record<string, number>;
   /** The first 200 of `/readyz`, since the process began. */
   readyAt: number;
+  /**
+   * When it listened while starting (a PostgreSQL start applying schema steps or indexing the search words: `/healthz`
+   * answers 200 from then, `/readyz` 503), since the process began; undefined for a start that listened once ready.
+   */
+  listenedWhileStartingAt: number | undefined;
   cpuMs: number;
   steps: Record<string, number>;
   modulesLoaded: number;
@@ -39,6 +44,19 @@ export const PHASES: ReadonlyArray<[name: string, from: string, to: string]> = [
   ['the first request to the first /readyz 200', 'first request', 'first /readyz 200'],
 ];
 
+/**
+ * A start that listened while starting (health/starting-listener.ts) listens inside app.ready(), and its first
+ * request is a probe answered 503: the last phases of PHASES would measure across the start (one of them negative).
+ * Its end is measured instead from the entry's seeding to the first `/readyz` 200: the checks, the gate opened, and the
+ * poller's next ask. NaN for a start that listened once ready, as PHASES's listening phases are NaN for this one.
+ */
+export const EARLY_LISTENER_PHASES: ReadonlyArray<[name: string, from: string, to: string]> = [
+  ['rule-name and host checks, gate opened, to the first /readyz 200', 'entry seeded', 'first /readyz 200'],
+];
+
+/** The phases of PHASES from the entry's seeding on, which an early listener's marks do not delimit. */
+const LISTENING_PHASES = new Set(PHASES.slice(-4).map(([name]) => name));
+
 export function phasesOf(report: ProbeReport): StartPhases {
   const at = new Map<string, number>([['process began', 0]]);
   for (const { name, at: time } of report.marks) {
@@ -46,17 +64,27 @@ export function phasesOf(report: ProbeReport): StartPhases {
     if (name === 'modules loaded' && at.has('app created')) continue;
     at.set(name, time);
   }
+  const listening = at.get('listening');
+  const ready = at.get('app ready');
+  const early = listening !== undefined && ready !== undefined && listening < ready;
   const phases: Record<string, number> = {};
   for (const [name, from, to] of PHASES) {
     const start = at.get(from);
     const end = at.get(to);
-    phases[name] = start === undefined || end === undefined ? NaN : end - start;
+    phases[name] =
+      start === undefined || end === undefined || (early && LISTENING_PHASES.has(name)) ? NaN : end - start;
+  }
+  for (const [name, from, to] of EARLY_LISTENER_PHASES) {
+    const start = at.get(from);
+    const end = at.get(to);
+    phases[name] = start === undefined || end === undefined || !early ? NaN : end - start;
   }
   const steps: Record<string, number> = {};
   for (const step of report.steps) steps[step.name] = (steps[step.name] ?? 0) + step.ms;
   return {
     phases,
     readyAt: at.get('first /readyz 200')!,
+    listenedWhileStartingAt: early ? listening : undefined,
     cpuMs: report.cpuMs,
     steps,
     modulesLoaded: report.modulesLoaded,
