@@ -199,7 +199,7 @@ function printScenario(scenario: string, starts: number, variants: readonly Vari
     ['phase', ...variants.map((variant) => variant.name)],
     ...names.map((name) => [name, ...results.map((starts) => fmt(starts.map((start) => start.phases.phases[name]!)))]),
     ...(results.some((starts) => starts.some((s) => s.phases.listenedWhileStartingAt !== undefined))
-      ? [['listening while starting (/healthz 200 from then)', ...results.map((starts) => fmt(starts.map(early)))]]
+      ? [['listened while starting (/healthz 200), since it began', ...results.map((starts) => fmt(starts.map(early)))]]
       : []),
     ['in the process, to the first /readyz 200', ...results.map((starts) => fmt(starts.map((s) => s.phases.readyAt)))],
     ['CPU time used by then (user and system)', ...results.map((starts) => fmt(starts.map((s) => s.phases.cpuMs)))],
