@@ -61,12 +61,12 @@ export interface ConfiguredRulesNamingTenant {
 }
 
 /**
- * Said of rules placed by code, which no command can read: they are in the application's code, not in data. A host
- * logs them (rule-names-check.ts's ruleNamesWarner).
+ * Said of rules placed by code, which no command can read: they are in the application's code, not in data. A
+ * running host logs them once it sees the tenant gone, at its next poll (placements/rule-name-watch.ts).
  */
 export const CODE_RULES_NOT_READ =
-  'Rules placed by code (registerSlots) are not read by this command: a host logs each one naming a tenant that ' +
-  'does not exist at its next start (and when the slots in force change); take the tenant out of them there.';
+  'Rules placed by code (registerSlots) are not read by this command: each running host logs each one naming a ' +
+  'tenant that does not exist within about a second; take the tenant out of them there.';
 
 /** `env`: where REMOTES_CONFIG is read from (readConfiguredRules), this process's environment by default. */
 export async function readTenantReferences(

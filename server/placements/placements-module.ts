@@ -10,7 +10,8 @@ import type { TenantStore } from '../tenants/tenant-store';
 import { createPlacementsRouter } from './placements-router';
 import { PlacementsService } from './placements-service';
 import { PlacementsStore } from './placements-store';
-import { readKnownRuleNames, ruleNamesWarner } from './rule-names-check';
+import { RuleNameWatch } from './rule-name-watch';
+import { readKnownRuleNames } from './rule-names-check';
 
 export interface PlacementsModuleParts {
   storage: StorageEngine;
@@ -26,19 +27,19 @@ export interface PlacementsModuleParts {
 /**
  * Placements as data: the draft, the revisions and the one in force on this host (polled from the database), joined
  * to REMOTES_CONFIG's placements; the operators' editor API; and the watch that warns of rules naming tenants or
- * flags that do not exist (rule-names-check.ts).
+ * flags that do not exist (rule-name-watch.ts).
  */
 export class PlacementsModule implements AppModule {
   readonly store: PlacementsStore;
   readonly service: PlacementsService;
-  private readonly warnOfRuleNames: () => Promise<void>;
+  private readonly ruleNames: RuleNameWatch;
   /** Set once the start is over: the slots in force are those of the start. */
   private started = false;
-  /** Set once the rule names were first checked: from then on every change of the slots in force is checked too. */
+  /**
+   * Set once the rule names were first checked: from then on every change of the slots in force, and of the tenants
+   * and flags there are, is checked too.
+   */
   private watching = false;
-  private closing = false;
-  /** The rule-name checks under way: close() lets them end before the database closes. */
-  private readonly checks = new Set<Promise<void>>();
 
   constructor(private readonly parts: PlacementsModuleParts) {
     const { storage, tenants, flags, logger, remotes } = parts;
@@ -52,17 +53,19 @@ export class PlacementsModule implements AppModule {
       knownRuleNames,
       pollMs: parts.settings.releasePollMs,
     });
-    this.warnOfRuleNames = ruleNamesWarner({
+    this.ruleNames = new RuleNameWatch({
       known: knownRuleNames,
       placed: () => parts.slots.registry.placed(),
       logger,
+      pollMs: parts.settings.releasePollMs,
+      database: storage.displayName,
     });
     remotes.judgeReloadsWith({
       inForce: (file) => this.service.withFile(file),
       onTaken: (file) => this.service.tookFile(file),
     });
     remotes.onChange(() => {
-      if (this.watching) this.warnAboutRuleNames();
+      if (this.watching) this.ruleNames.slotsChanged();
     });
   }
 
@@ -76,16 +79,17 @@ export class PlacementsModule implements AppModule {
   }
 
   /**
-   * Warns, in the log, of the slots in force whose rules name tenants or feature flags that do not exist (each once),
-   * and from then on after every change of the slots in force. Holds nothing up: the check reads the database in the
-   * background.
+   * Warns, in the log, of the slots in force whose rules name tenants or feature flags that do not exist (each once
+   * while it holds), and from then on after every change of the slots in force and of the tenants and flags there are
+   * (polled as releases are, so a `tenant:remove` beside the hosts is seen). Holds nothing up: the checks read the
+   * database in the background.
    */
   watchRuleNames(): void {
     if (!this.started) {
       throw new Error('checkRuleNames() before app.ready() has finished: the slots in force are not known yet.');
     }
     this.watching = true;
-    this.warnAboutRuleNames();
+    this.ruleNames.start();
   }
 
   /** An app used directly (not through startServer) checks on its first request, against what it seeded. */
@@ -99,19 +103,7 @@ export class PlacementsModule implements AppModule {
   }
 
   async close(): Promise<void> {
-    this.closing = true;
     this.service.close();
-    await Promise.all(this.checks);
-  }
-
-  /** Never holds up the start or a reload: a database that does not answer only loses the warning. */
-  private warnAboutRuleNames(): void {
-    const check = this.warnOfRuleNames().catch((error: unknown) => {
-      // Closed meanwhile: the database it read went away on purpose, which is nothing to warn of.
-      if (!this.closing)
-        this.parts.logger.warn({ err: error }, 'The tenants and flags that slot rules name could not be checked');
-    });
-    this.checks.add(check);
-    void check.finally(() => this.checks.delete(check));
+    await this.ruleNames.close();
   }
 }

@@ -1,4 +1,3 @@
-import type { Logger } from 'pino';
 import {
   namesInRule,
   UNKNOWN_RULE_NAME,
@@ -9,7 +8,6 @@ import {
 } from '../../shared';
 import type { FeatureFlagStore } from '../flags/feature-flag-store';
 import type { ReadableTenants } from '../slots/shown-rule';
-import type { PlacedSlotInfo } from '../slots/slot-registry';
 import type { TenantStore } from '../tenants/tenant-store';
 import type { ParsedPlacements } from './placements-document';
 
@@ -125,39 +123,4 @@ export function unknownRuleNameProblems(
       }),
     );
   });
-}
-
-/**
- * Warns, in the log, of each slot in force whose rule names a tenant or flag that does not exist. Slots of code and
- * of REMOTES_CONFIG are read before the database is open, so their names could not be checked as they were
- * registered; a revision of placements was checked at its publish, but a tenant may be gone since. Not a refusal: a
- * flag may be set, a tenant made, after the start. Each warning is logged once per process.
- */
-export function ruleNamesWarner(parts: {
-  known: () => Promise<KnownRuleNames>;
-  placed: () => ReadonlyMap<SlotLocation, readonly PlacedSlotInfo[]>;
-  logger: Logger;
-}): () => Promise<void> {
-  const warned = new Set<string>();
-  return async () => {
-    const known = await parts.known();
-    for (const [location, slots] of parts.placed()) {
-      for (const { slot, source, remote } of slots) {
-        const rule = slot.placement.visibleWhen;
-        if (rule === undefined) continue;
-        const placedBy =
-          source === 'code'
-            ? 'registered by code'
-            : `placed for ${remote ?? 'no remote'} by ${source === 'placements' ? 'the placements editor' : 'REMOTES_CONFIG'}`;
-        for (const problem of unknownNamesIn(rule, known)) {
-          const message =
-            `Slot "${slot.component}" at ${location.value} (${placedBy}): ${problem} ` +
-            'Its rule never holds for that name: the slot stays hidden where it should show.';
-          if (warned.has(message)) continue;
-          warned.add(message);
-          parts.logger.warn({ location: location.value, component: slot.component }, message);
-        }
-      }
-    }
-  };
 }
