@@ -16,13 +16,31 @@ import type { HostStartup } from './startup/start-host';
 const SHELL_WAITS_FOR_MODULES_MS = 150;
 
 /**
- * How long the shell waits, at most, for the page's slot data (GET /slots on the sign-in page) before the modules.
- * Rendered before it, every location is empty, and the slots arriving a moment later push down what is drawn: the
- * header banner moved the whole cold sign-in page, a layout shift of 0.23 at 1280 px and 0.45 on a phone. The request
- * left with the start-up code, before React loaded, so it has usually answered by now; a server slow to answer costs
- * the page no more than this before the shell shows without it (the boot message stays until then).
+ * How long the shell waits, at most, for the page's slot data (GET /meta after GET /me on a signed-in page that
+ * carries no session data) before the modules. Rendered before it, every location is empty, and the slots arriving a
+ * moment later push down what is drawn. The requests left with the start-up code, before React loaded, so they have
+ * usually answered by now; a server slow to answer costs the page no more than this before the shell shows without
+ * them (the boot message stays until then).
  */
 const SHELL_WAITS_FOR_SLOT_DATA_MS = 1000;
+
+/**
+ * The sign-in page does not wait for GET /slots beyond the modules' moment (SHELL_WAITS_FOR_MODULES_MS, one budget
+ * for both): staff come to it to type, and a slow or hanging GET /slots held the form back by up to a second. Public
+ * slots that arrive after the form has been drawn are placed below it, never above (layout/late-slots-below.tsx), so
+ * the form does not move either.
+ */
+function shellWaitsOnThePage(startup: HostStartup): Promise<void> {
+  if (startup.source.earlySlots !== null) {
+    return atMost(
+      slotDataSettled(startup.source).then(() => startup.pageModulesLoaded()),
+      SHELL_WAITS_FOR_MODULES_MS,
+    );
+  }
+  return atMost(slotDataSettled(startup.source), SHELL_WAITS_FOR_SLOT_DATA_MS).then(() =>
+    atMost(startup.pageModulesLoaded(), SHELL_WAITS_FOR_MODULES_MS),
+  );
+}
 
 /** Settles once the slot source gives out data (or its failure), no longer "loading". */
 function slotDataSettled(source: SlotSource): Promise<void> {
@@ -50,8 +68,8 @@ function whenIdle(work: () => void): void {
 
 /**
  * Renders the shell once the page's slot data is there (or after SHELL_WAITS_FOR_SLOT_DATA_MS) and then its remote
- * modules are loaded (or after SHELL_WAITS_FOR_MODULES_MS more), over the slot source the start-up code made
- * (host/startup), whose requests are already on their way. The remotes' components join the registries as soon as
+ * modules are loaded (or after SHELL_WAITS_FOR_MODULES_MS more; on the sign-in page, both within the latter), over
+ * the slot source the start-up code made (host/startup), whose requests are already on their way. The remotes' components join the registries as soon as
  * the remotes are known (the boot data of index.html, else GET /api/remotes); the slot source gives out slot data
  * once that and the session are known. A remote is fetched only for components the page's slots render.
  */
@@ -78,15 +96,13 @@ export function renderHost(startup: HostStartup): void {
     );
   };
   // The modules asked for once the slots are known (a page without boot data) are waited for too.
-  void atMost(slotDataSettled(startup.source), SHELL_WAITS_FOR_SLOT_DATA_MS)
-    .then(() => atMost(startup.pageModulesLoaded(), SHELL_WAITS_FOR_MODULES_MS))
-    .then(() => {
-      render(startup.showSlotDetails);
-      // The federation runtime's debug switch is a storage read: once the page is shown, not on its way.
-      whenIdle(applyFederationDebugSwitch);
-      // Without boot data the server says it with GET /api/remotes: render again once, if that changes anything.
-      void startup.remotesReady?.then(() => {
-        if (startup.showSlotDetails || startup.previewedReleases.length > 0) render(startup.showSlotDetails);
-      });
+  void shellWaitsOnThePage(startup).then(() => {
+    render(startup.showSlotDetails);
+    // The federation runtime's debug switch is a storage read: once the page is shown, not on its way.
+    whenIdle(applyFederationDebugSwitch);
+    // Without boot data the server says it with GET /api/remotes: render again once, if that changes anything.
+    void startup.remotesReady?.then(() => {
+      if (startup.showSlotDetails || startup.previewedReleases.length > 0) render(startup.showSlotDetails);
     });
+  });
 }

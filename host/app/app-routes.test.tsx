@@ -2,7 +2,7 @@ import '../../testing/host/router-globals';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { pageComponents, SIGN_IN_PATH, SlotLocation, type MePayload, type SlotMap } from '../../shared';
 import { createFakeApi, UNAUTHENTICATED, type FakeApi, type FakeRoute } from '../../testing/host/fake-api';
-import { renderAppAt } from '../../testing/host/render-app';
+import { renderAppAt, renderAppOnceSlotsAt } from '../../testing/host/render-app';
 
 const ME: MePayload = {
   user: {
@@ -138,7 +138,8 @@ describe('the host routes', () => {
           answerMeta = () => void Promise.resolve(typeof meta === 'function' ? meta(request) : meta).then(resolve);
         }),
     );
-    renderApp(fake, '/login');
+    // Drawn with its public slots, as the shell draws it when GET /slots answers in time.
+    await renderAppOnceSlotsAt(fake, '/login', { Text });
     const banner = await screen.findByText('global before');
     // Every state the page goes through: a signed-in shell whose navigation lacks the modules of GET /meta moves the
     // page twice (the shell, then its modules), and so does a public slot emptied meanwhile.

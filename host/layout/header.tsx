@@ -1,6 +1,7 @@
 import { Link } from 'react-router-dom';
 import { canSwitchTenant, SlotLocation, type CurrentUser } from '../../shared';
 import { AppSlotRenderer, useSession, useSlotData } from '../core';
+import { useLayoutSlotsTakenBelow } from './late-slots-below';
 import { APP_NAME } from './page-heading';
 import { HostTenantSwitcher } from './tenant-switcher';
 import { useSignOut } from './use-sign-out';
@@ -23,10 +24,12 @@ export function Header() {
   const { slots } = useSlotData();
   const { signOut, signingOut } = useSignOut();
   const { user } = session;
+  // Taken by the sign-in page when its slots came after its form was drawn: it renders the banner below the form.
+  const bannerTakenBelow = useLayoutSlotsTakenBelow();
 
   return (
     <header className="header">
-      <AppSlotRenderer location={SlotLocation.HEADER_BANNER} className="header__banner" />
+      {!bannerTakenBelow && <AppSlotRenderer location={SlotLocation.HEADER_BANNER} className="header__banner" />}
       <div className="header__bar">
         <Link to="/" className="header__brand">
           <span className="header__logo" aria-hidden="true">

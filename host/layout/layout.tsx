@@ -3,6 +3,7 @@ import { Outlet } from 'react-router-dom';
 import { SlotLocation } from '../../shared';
 import { AppSlotRenderer, useSession, useSlotRuntime } from '../core';
 import { Header } from './header';
+import { LateSlotsBelowProvider, useLayoutSlotsTakenBelow } from './late-slots-below';
 import { Navigation } from './navigation';
 import { RouteFocusProvider } from './route-focus';
 import { SessionChangedNotice } from './session-changed-notice';
@@ -31,12 +32,23 @@ function skipToContent(event: MouseEvent<HTMLAnchorElement>): void {
  * footer after it — on the sign-in page too. Focus goes to the new page's heading after a route change, and a
  * navigation that would lose unsaved changes asks first. Signed in, a warning comes before the session's idle limit
  * ends it, a notice says when another tab changed the session, and one that the page runs releases it previews.
+ * A page that must not move once drawn takes the locations above it when its slots come late (late-slots-below.tsx).
  */
 export function Layout() {
+  return (
+    <LateSlotsBelowProvider>
+      <LayoutFrame />
+    </LateSlotsBelowProvider>
+  );
+}
+
+function LayoutFrame() {
   const session = useSession();
   const onClick = useSpaLinks();
   const signedIn = session.status === 'authenticated';
   const { previewedReleases } = useSlotRuntime();
+  // Taken by the sign-in page when its slots came after its form was drawn: it renders them below the form.
+  const takenBelow = useLayoutSlotsTakenBelow();
   return (
     <RouteFocusProvider>
       <UnsavedChangesPrompt />
@@ -58,7 +70,7 @@ export function Layout() {
                 </Suspense>
               )}
               <UnavailableToolsNotice />
-              <AppSlotRenderer location={SlotLocation.GLOBAL_BEFORE_CONTENT} />
+              {!takenBelow && <AppSlotRenderer location={SlotLocation.GLOBAL_BEFORE_CONTENT} />}
               <div className="app__content">
                 <Outlet />
               </div>

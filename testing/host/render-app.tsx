@@ -16,6 +16,7 @@ export function renderAppAt(
   fake: FakeApi,
   path: string,
   components: Readonly<Record<string, RegistrableComponent>> = {},
+  source: SlotSource = new SlotSource({ client: fake.client, pathname: path }),
 ) {
   // A page load starts with nothing read: what an earlier test's page kept in memory is not this one's.
   forgetRecordPagesRead();
@@ -29,11 +30,7 @@ export function renderAppAt(
   // Returned too: a test reads the address the page left (router.state.location).
   const router = createMemoryRouter(APP_ROUTES, { initialEntries: [path] });
   const rendered = renderWithSlotBoundaries(
-    <AppProviders
-      client={fake.client}
-      runtime={runtime}
-      source={new SlotSource({ client: fake.client, pathname: path })}
-    >
+    <AppProviders client={fake.client} runtime={runtime} source={source}>
       <RouterProvider router={router} />
     </AppProviders>,
   );
@@ -51,4 +48,26 @@ export function demoMe(roles: string[]): MePayload {
       roles,
     },
   };
+}
+
+/**
+ * {@link renderAppAt}, drawn once the page's slot data is there, as the shell is (host/bootstrap.tsx) when its
+ * requests answer in time: a page drawn before its slot data arrives places them as it does for a slow server.
+ */
+export async function renderAppOnceSlotsAt(
+  fake: FakeApi,
+  path: string,
+  components: Readonly<Record<string, RegistrableComponent>> = {},
+) {
+  const source = new SlotSource({ client: fake.client, pathname: path });
+  await new Promise<void>((resolve) => {
+    const settled = () => source.snapshot().status !== 'loading';
+    if (settled()) return resolve();
+    const stop = source.subscribe(() => {
+      if (!settled()) return;
+      stop();
+      resolve();
+    });
+  });
+  return renderAppAt(fake, path, components, source);
 }

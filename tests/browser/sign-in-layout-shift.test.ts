@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { useBrowserSuite } from '../../testing/system/browser-suite';
+import { DESKTOP_VIEWPORT, useBrowserSuite } from '../../testing/system/browser-suite';
 import { waitForSlot } from '../../testing/system/slot-page';
 
 jest.setTimeout(90_000);
@@ -101,6 +101,118 @@ describe('the cold sign-in page', () => {
       // The delayed GET /slots was the page's own (one, answered), not a second try.
       expect(log.requestsTo('GET', '/slots')).toHaveLength(1);
       expect(log.pageErrors).toEqual([]);
+    },
+  );
+});
+
+/**
+ * Records when the sign-in form's password field first appeared (performance.now()), and the form's top and left at
+ * each animation frame from then on: read by {@link formRecord}.
+ */
+const RECORD_FORM = `
+window.__form = { shownAt: null, positions: [] };
+const watch = () => {
+  const form = document.querySelector('form.login__form');
+  if (form && form.querySelector('input[name="password"]')) {
+    if (window.__form.shownAt === null) window.__form.shownAt = performance.now();
+    const box = form.getBoundingClientRect();
+    const last = window.__form.positions[window.__form.positions.length - 1];
+    if (!last || last.top !== box.top || last.left !== box.left) window.__form.positions.push({ top: box.top, left: box.left });
+  }
+  requestAnimationFrame(watch);
+};
+requestAnimationFrame(watch);
+`;
+
+interface FormRecord {
+  /** How long after the page's last script before it the form showed (ms): the wait between code and form. */
+  afterCode: number;
+  /** The form's distinct positions since it showed: one while it has not moved. */
+  positions: { top: number; left: number }[];
+}
+
+async function formRecord(page: Page): Promise<FormRecord> {
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  return page.evaluate(() => {
+    const form = (window as unknown as { __form: { shownAt: number; positions: { top: number; left: number }[] } })
+      .__form;
+    // The code that drew it: the host's scripts that had arrived before it showed (the entry and the shell's chunks,
+    // preloaded), not the remotes' (loaded beside the shell, never waited for).
+    const scripts = performance
+      .getEntriesByType('resource')
+      .filter((entry) => new URL(entry.name).pathname.startsWith('/assets/') && entry.name.endsWith('.js'))
+      .map((entry) => (entry as PerformanceResourceTiming).responseEnd)
+      .filter((end) => end <= form.shownAt);
+    return { afterCode: form.shownAt - Math.max(0, ...scripts), positions: form.positions };
+  });
+}
+
+/**
+ * The shell once waited a second for GET /slots after its code had run before drawing the sign-in page; now the form
+ * shows this much after the code arrived at the latest: running it, the modules' 150 ms and the first render (about
+ * 550 ms on a machine at a load of 18 on two cores).
+ */
+const FORM_SHOWN_WITHIN_MS = 900;
+
+describe('the sign-in form with a slow GET /slots', () => {
+  it.each([
+    ['answers after 2 s', 2_000],
+    ['never answers', null],
+  ] as const)(
+    'shows at once, takes typing, and does not move when the slots arrive: GET /slots %s',
+    async (_name, delay) => {
+      const { page, log } = await suite.newPage({ viewport: DESKTOP_VIEWPORT });
+      let release: () => void = () => undefined;
+      const hung = new Promise<void>((resolve) => (release = resolve));
+      let answered = false;
+      await page.route(
+        (url) => url.pathname === '/slots',
+        async (route) => {
+          if (delay === null) {
+            // Held until the test ends: a server that never answers.
+            await hung;
+            await route.abort().catch(() => undefined);
+            return;
+          }
+          await new Promise((resolve) => setTimeout(resolve, delay));
+          answered = true;
+          await route.continue();
+        },
+      );
+      await page.addInitScript(RECORD_SHIFTS);
+      await page.addInitScript(RECORD_FORM);
+      try {
+        await page.goto('/login');
+        const username = page.locator('form input[name="username"]');
+        await username.waitFor();
+        expect(answered).toBe(false);
+        const shown = await formRecord(page);
+        expect(shown.afterCode).toBeLessThan(FORM_SHOWN_WITHIN_MS);
+        // Focused as drawn (autofocus), and typing goes into it while GET /slots is still out.
+        expect(await username.evaluate((input) => input === document.activeElement)).toBe(true);
+        await page.keyboard.type('admin');
+        await expect(username.inputValue()).resolves.toBe('admin');
+
+        if (delay !== null) {
+          // The slots of every location around the form arrive, late: the banner and notices that go above it.
+          await waitForSlot(page, 'header-banner', 'MaintenanceNotice');
+          await waitForSlot(page, 'global-before-content', 'SystemStatus');
+          await waitForSlot(page, 'login-before-form', 'LoginNotice');
+          await waitForSlot(page, 'login-after-form', 'AccountHelp');
+          await waitForSlot(page, 'login-sidebar', 'LoginSidebarPromo');
+          expect(answered).toBe(true);
+        } else {
+          // Longer than the shell ever waited: still no slots, still the form where it was.
+          await page.waitForTimeout(1_500);
+        }
+        const { positions } = await formRecord(page);
+        expect(positions).toEqual([shown.positions[0]]);
+        const { score, moved } = await layoutShift(page);
+        expect(score < BOUND || moved).toBe(true);
+        expect(log.pageErrors).toEqual([]);
+      } finally {
+        release();
+      }
     },
   );
 });

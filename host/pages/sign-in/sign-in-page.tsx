@@ -5,6 +5,7 @@ import { ApiError, AppSlotRenderer, HiddenSlotLocation, sessionEndOf, useSession
 import { internalPath, type SignInState } from '../../hooks/internal-path';
 import { useMediaQuery } from '../../hooks/use-media-query';
 import { forgetDraftsExcept } from '../../hooks/tab-drafts';
+import { usePlaceLateSlotsBelow } from '../../layout/late-slots-below';
 import { PageHeading } from '../../layout/page-heading';
 import { SessionUnavailable } from '../../layout/session-unavailable';
 import { sessionEndedMessage, signInErrorMessage, signOutFailureMessage } from './sign-in-messages';
@@ -14,12 +15,17 @@ import { sessionEndedMessage, signInErrorMessage, signOutFailureMessage } from '
  * login-after-form, and login-sidebar on wide screens. An error is tied to both fields for screen readers, and
  * focus goes back to the password to try again. While GET /me fails other than with a 401 (an outage), the outage
  * shows in place of the form: the visitor may well be signed in, and signing in would only fail too.
+ * When GET /slots answers after the form is drawn, the slots that would go above the form (the header banner, the
+ * layout's global-before-content, login-before-form) come below it, in that order: the form never moves.
  */
 export function SignInPage() {
   const session = useSession();
   const location = useLocation();
   const navigate = useNavigate();
   const wide = useMediaQuery(SIGN_IN_SIDEBAR_MEDIA);
+  // GET /slots answered after the form was drawn (a slow server: the shell does not wait for it): what goes above
+  // the form goes below it instead, so the form stays where it is while staff type.
+  const slotsBelow = usePlaceLateSlotsBelow();
   const [error, setError] = useState<string | null>(null);
   // Whether the fields were what was wrong (a refused username or password), not the attempt (a lock-out, an outage).
   const [fieldsRefused, setFieldsRefused] = useState(false);
@@ -77,7 +83,7 @@ export function SignInPage() {
   return (
     <div className={wide ? 'login login--wide' : 'login'}>
       <div className="login__main">
-        <AppSlotRenderer location={SlotLocation.LOGIN_BEFORE_FORM} />
+        {!slotsBelow && <AppSlotRenderer location={SlotLocation.LOGIN_BEFORE_FORM} />}
         {session.status === 'loading' ? (
           <p className="card page-status" role="status">
             Checking your session…
@@ -137,6 +143,13 @@ export function SignInPage() {
               {submitting ? 'Signing in…' : 'Sign in'}
             </button>
           </form>
+        )}
+        {slotsBelow && (
+          <>
+            <AppSlotRenderer location={SlotLocation.HEADER_BANNER} className="login__late-banner" />
+            <AppSlotRenderer location={SlotLocation.GLOBAL_BEFORE_CONTENT} />
+            <AppSlotRenderer location={SlotLocation.LOGIN_BEFORE_FORM} />
+          </>
         )}
         <AppSlotRenderer location={SlotLocation.LOGIN_AFTER_FORM} />
       </div>
