@@ -69,9 +69,10 @@ function whenIdle(work: () => void): void {
 /**
  * Renders the shell once the page's slot data is there (or after SHELL_WAITS_FOR_SLOT_DATA_MS) and then its remote
  * modules are loaded (or after SHELL_WAITS_FOR_MODULES_MS more; on the sign-in page, both within the latter), over
- * the slot source the start-up code made (host/startup), whose requests are already on their way. The remotes' components join the registries as soon as
- * the remotes are known (the boot data of index.html, else GET /api/remotes); the slot source gives out slot data
- * once that and the session are known. A remote is fetched only for components the page's slots render.
+ * the slot source the start-up code made (host/startup), whose requests are already on their way. The remotes'
+ * components join the registries as soon as the remotes are known (the boot data of index.html, else
+ * GET /api/remotes); the slot source gives out slot data once that and the session are known. A remote is fetched
+ * only for components the page's slots render.
  */
 export function renderHost(startup: HostStartup): void {
   connectRegistries(startup.modules);
