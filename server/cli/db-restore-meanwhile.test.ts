@@ -5,14 +5,12 @@
  * them onto the backup): SQLite refuses its first write to a file no longer at its path (the restore left it in
  * rollback-journal mode), and the start says why and to start again.
  */
-import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
 import { runServerCommand } from '../../testing/server/run-server-command';
+import { serversDatabase, tenantsIn } from '../../testing/server/servers-sqlite-database';
 import { makeTempDir, type TempDir } from '../../testing/temp-dir';
 import { AppDatabase } from '../storage/app-database';
-import { migrate } from '../storage/migrate';
-import { MIGRATIONS } from '../storage/migrations';
 
 jest.setTimeout(120_000);
 
@@ -22,32 +20,11 @@ beforeEach(() => {
 });
 afterEach(() => dir.remove());
 
-/** A database of this server's, in WAL mode as a server keeps it, with `filler` MiB more (a restore that takes time). */
-function serversDatabase(file: string, tenant: string, filler = 0): void {
-  const db = new Database(file);
-  db.pragma('journal_mode = WAL');
-  migrate(db, MIGRATIONS);
-  db.prepare('INSERT INTO tenants (id, name) VALUES (?, ?)').run(tenant, tenant);
-  db.exec('CREATE TABLE filler (bytes BLOB)');
-  const add = db.prepare('INSERT INTO filler VALUES (randomblob(1048576))');
-  for (let i = 0; i < filler; i++) add.run();
-  db.close();
-}
-
-function tenantsIn(file: string): string[] {
-  const db = new Database(file, { readonly: true });
-  try {
-    return db.prepare<[], string>('SELECT id FROM tenants ORDER BY id').pluck().all();
-  } finally {
-    db.close();
-  }
-}
-
 it('a server opening the database during the restore does not run on the kept file: its start says so', async () => {
   const database = path.join(dir.path, 'app.db');
   const backup = path.join(dir.path, 'backup.db');
   serversDatabase(database, 'current');
-  serversDatabase(backup, 'backed-up', 64);
+  serversDatabase(backup, 'backed-up', { fillerMiB: 64 });
   const run = runServerCommand('db-restore.ts', [backup, '--yes'], {
     DATABASE_URL: '',
     DATABASE_PATH: database,

@@ -1,18 +1,18 @@
 /**
  * `npm run db:restore`: what it refuses (changing nothing: the database and its folder stay byte for byte as they
  * were), and what it does with a whole backup of this server's, older than this release or not, over a database or
- * where there is none, and over a damaged one; on a terminal, the question it asks first.
+ * where there is none, and over a damaged one; cut short. On a terminal, the question it asks first:
+ * db-restore-terminal.test.ts.
  */
 import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { runServerCommand, type CommandRun } from '../../testing/server/run-server-command';
-import { serverCommandInTerminal } from '../../testing/server/server-command-in-terminal';
+import { serversDatabase, tenantsIn } from '../../testing/server/servers-sqlite-database';
+import { folderSnapshot } from '../../testing/folder-snapshot';
 import { makeTempDir, type TempDir } from '../../testing/temp-dir';
-import { migrate } from '../storage/migrate';
-import { MIGRATIONS, RELEASE_SCHEMA_VERSION } from '../storage/migrations';
+import { RELEASE_SCHEMA_VERSION } from '../storage/migrations';
 
 jest.setTimeout(60_000);
 
@@ -27,42 +27,6 @@ afterEach(() => dir.remove());
 
 function restore(...args: string[]): Promise<CommandRun> {
   return runServerCommand('db-restore.ts', args, { DATABASE_URL: '', DATABASE_PATH: database, SESSION_SECRET: '' });
-}
-
-/** A database of this server's at `version` (this release's by default), in WAL mode as a server keeps it. */
-function serversDatabase(file: string, tenant: string, version = RELEASE_SCHEMA_VERSION): void {
-  const db = new Database(file);
-  db.pragma('journal_mode = WAL');
-  migrate(
-    db,
-    MIGRATIONS.filter((step) => step.version <= version),
-  );
-  db.prepare('INSERT INTO tenants (id, name) VALUES (?, ?)').run(tenant, tenant);
-  db.close();
-}
-
-function tenantsIn(file: string): string[] {
-  const db = new Database(file, { readonly: true });
-  try {
-    return db.prepare<[], string>('SELECT id FROM tenants ORDER BY id').pluck().all();
-  } finally {
-    db.close();
-  }
-}
-
-/** Every file of the folder with its bytes' hash: what "nothing was changed" is checked against. */
-function snapshot(): Record<string, string> {
-  return Object.fromEntries(
-    fs
-      .readdirSync(dir.path)
-      .sort()
-      .map((name) => [
-        name,
-        createHash('sha256')
-          .update(fs.readFileSync(path.join(dir.path, name)))
-          .digest('hex'),
-      ]),
-  );
 }
 
 describe('npm run db:restore', () => {
@@ -136,7 +100,7 @@ describe('npm run db:restore', () => {
     fs.copyFileSync(file('live.db'), file('copied.db'));
     live.close();
 
-    const before = snapshot();
+    const before = folderSnapshot(dir.path);
     const refusals: [string, string][] = [
       ['missing.db', `There is no file at ${file('missing.db')}.`],
       ['notes.txt', `${file('notes.txt')} does not begin with the SQLite header: it is no SQLite database`],
@@ -160,7 +124,7 @@ describe('npm run db:restore', () => {
       expect([name, run.code, run.stdout]).toEqual([name, 1, '']);
       expect(run.stderr).toContain(said);
       expect(run.stderr).toMatch(/ Nothing was changed\.\n$/);
-      expect([name, snapshot()]).toEqual([name, before]);
+      expect([name, folderSnapshot(dir.path)]).toEqual([name, before]);
     }
     expect(tenantsIn(database)).toEqual(['current']);
   });
@@ -205,7 +169,7 @@ describe('npm run db:restore', () => {
 
   it('takes a backup of an older schema and says the next start migrates it', async () => {
     const backup = path.join(dir.path, 'old.db');
-    serversDatabase(backup, 'old', 14);
+    serversDatabase(backup, 'old', { version: 14 });
     // No database yet (a new machine): the backup becomes it.
     const run = await restore(backup);
     expect([run.code, run.stderr]).toEqual([0, '']);
@@ -268,96 +232,6 @@ describe('npm run db:restore', () => {
   });
 });
 
-/** The kept database's file name the question gave (in `dir`): `This replaces … kept beside it, as <path>.` */
-function keptNameAskedIn(output: string): string {
-  const asked = /kept beside it, as (\S+)\.\r\n/.exec(output)?.[1] ?? '';
-  expect(path.dirname(asked)).toBe(dir.path);
-  return path.basename(asked);
-}
-
-describe('npm run db:restore on a terminal', () => {
-  it('says what it replaces and where it keeps it, and restores only on yes', async () => {
-    serversDatabase(database, 'current');
-    const backup = path.join(dir.path, 'backup.db');
-    serversDatabase(backup, 'backed-up');
-    const env = { DATABASE_URL: '', DATABASE_PATH: database, SESSION_SECRET: '' };
-    const before = snapshot();
-
-    const declined = serverCommandInTerminal('db-restore.ts', [backup], env);
-    await declined.waitFor('[y/N]');
-    // The terminal's own codes (readline's) stand between the two lines.
-    expect(declined.output()).toContain(
-      `This replaces SQLite ${database} with the backup ${backup}. The database as it is now is kept beside it, as ` +
-        `${database}.before-restore-`,
-    );
-    expect(keptNameAskedIn(declined.output())).toMatch(/^app\.db\.before-restore-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ$/);
-    expect(declined.output()).toContain('Restore the backup? [y/N] ');
-    declined.type('n\r');
-    await declined.waitFor('Not restored: the answer was not yes. Nothing was changed.');
-    declined.end();
-    expect(await declined.closed).toBe(1);
-    expect(snapshot()).toEqual(before);
-
-    const confirmed = serverCommandInTerminal('db-restore.ts', [backup], env);
-    await confirmed.waitFor('[y/N]');
-    const asked = keptNameAskedIn(confirmed.output());
-    confirmed.type('yes\r');
-    await confirmed.waitFor('Start the server and check its log.');
-    confirmed.end();
-    expect(await confirmed.closed).toBe(0);
-    expect(tenantsIn(database)).toEqual(['backed-up']);
-    // The database is kept under the very name the question gave, and the result line says it again.
-    expect(fs.readdirSync(dir.path).sort()).toEqual(['app.db', asked, 'backup.db']);
-    expect(tenantsIn(path.join(dir.path, asked))).toEqual(['current']);
-    expect(confirmed.output()).toContain(`The database as it was is kept in ${path.join(dir.path, asked)}; delete it`);
-  });
-
-  it('keeps the database under the next free name when the one it asked about is taken meanwhile, and says so', async () => {
-    serversDatabase(database, 'current');
-    const backup = path.join(dir.path, 'backup.db');
-    serversDatabase(backup, 'backed-up');
-    const env = { DATABASE_URL: '', DATABASE_PATH: database, SESSION_SECRET: '' };
-
-    const run = serverCommandInTerminal('db-restore.ts', [backup], env);
-    await run.waitFor('[y/N]');
-    const asked = keptNameAskedIn(run.output());
-    // Another restore's kept file, or one the operator copied there, while the question waited: never written over.
-    fs.writeFileSync(path.join(dir.path, asked), 'not to be written over');
-    run.type('y\r');
-    await run.waitFor('Start the server and check its log.');
-    run.end();
-    expect(await run.closed).toBe(0);
-    expect(fs.readFileSync(path.join(dir.path, asked), 'utf8')).toBe('not to be written over');
-    expect(tenantsIn(path.join(dir.path, `${asked}-2`))).toEqual(['current']);
-    expect(run.output()).toContain(
-      `The database as it was is kept in ${path.join(dir.path, `${asked}-2`)} (${path.join(dir.path, asked)}, the ` +
-        'name asked about, was taken meanwhile); delete it once the restore is checked.',
-    );
-  });
-
-  it('asks nothing with --yes, nor where there is no database to replace, nor of a file that is no backup', async () => {
-    const env = { DATABASE_URL: '', DATABASE_PATH: database, SESSION_SECRET: '' };
-    const backup = path.join(dir.path, 'backup.db');
-    serversDatabase(backup, 'backed-up');
-    const onNewMachine = serverCommandInTerminal('db-restore.ts', [backup], env);
-    expect(await onNewMachine.closed).toBe(0);
-    expect(onNewMachine.output()).not.toContain('[y/N]');
-    expect(tenantsIn(database)).toEqual(['backed-up']);
-
-    fs.writeFileSync(path.join(dir.path, 'notes.txt'), 'not a database\n');
-    const noBackup = serverCommandInTerminal('db-restore.ts', [path.join(dir.path, 'notes.txt')], env);
-    expect(await noBackup.closed).toBe(1);
-    expect(noBackup.output()).toContain('does not begin with the SQLite header');
-    expect(noBackup.output()).not.toContain('[y/N]');
-
-    serversDatabase(path.join(dir.path, 'second.db'), 'second');
-    const yes = serverCommandInTerminal('db-restore.ts', [path.join(dir.path, 'second.db'), '--yes'], env);
-    expect(await yes.closed).toBe(0);
-    expect(yes.output()).not.toContain('[y/N]');
-    expect(tenantsIn(database)).toEqual(['second']);
-  });
-});
-
 describe('npm run db:restore, cut short', () => {
   it('by Ctrl-C, removes its copy and leaves the database as it was', async () => {
     serversDatabase(database, 'current');
@@ -372,7 +246,7 @@ describe('npm run db:restore, cut short', () => {
       )
       .run(150 * 256);
     padded.close();
-    const before = snapshot();
+    const before = folderSnapshot(dir.path);
 
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'db-restore.ts'), backup], {
       cwd: path.resolve(__dirname, '..', '..'),
@@ -387,6 +261,6 @@ describe('npm run db:restore, cut short', () => {
     while (!started() && child.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 5));
     child.kill('SIGINT');
     expect({ signal: await ended, stdout }).toEqual({ signal: 'SIGINT', stdout: '' });
-    expect(snapshot()).toEqual(before);
+    expect(folderSnapshot(dir.path)).toEqual(before);
   });
 });

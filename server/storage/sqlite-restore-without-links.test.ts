@@ -4,13 +4,11 @@
  * descriptor of a file drops every POSIX lock the process holds on it), and a server starting then took the file that
  * was about to become the kept one.
  */
-import Database from 'better-sqlite3';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { serversDatabase, tenantsIn } from '../../testing/server/servers-sqlite-database';
 import { makeTempDir, type TempDir } from '../../testing/temp-dir';
-import { migrate } from './migrate';
-import { MIGRATIONS } from './migrations';
 import { restoreSqlite } from './sqlite-restore';
 
 let dir: TempDir;
@@ -21,14 +19,6 @@ afterEach(() => {
   jest.restoreAllMocks();
   dir.remove();
 });
-
-function serversDatabase(file: string, tenant: string): void {
-  const db = new Database(file);
-  db.pragma('journal_mode = WAL');
-  migrate(db, MIGRATIONS);
-  db.prepare('INSERT INTO tenants (id, name) VALUES (?, ?)').run(tenant, tenant);
-  db.close();
-}
 
 /** What another process, not waiting, is told when it reads the file: `SQLITE_BUSY` while a restore holds it. */
 function readFromAnotherProcess(file: string): string {
@@ -59,12 +49,7 @@ it('keeps the database by copying it where links are refused, and holds it until
 
   expect(atTheRename).toEqual(['SQLITE_BUSY']);
   expect(restored.kept).toBe(`${database}.before-restore-2026-11-30T15-04-05Z`);
-  const kept = new Database(restored.kept as string, { readonly: true });
-  try {
-    expect(kept.prepare('SELECT id FROM tenants').pluck().all()).toEqual(['current']);
-  } finally {
-    kept.close();
-  }
+  expect(tenantsIn(restored.kept as string)).toEqual(['current']);
   expect(fs.statSync(restored.kept as string).mode & 0o777).toBe(0o600);
   expect(readFromAnotherProcess(database)).toBe('read');
 });
