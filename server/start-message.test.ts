@@ -111,11 +111,15 @@ describe('formatStartMessage', () => {
     }
   });
 
-  it('says a database file was made, none being there, with what to set if the data is elsewhere', () => {
+  it('says a database file was made, none or an empty one being there, with what to set if the data is elsewhere', () => {
     const base = { url: 'http://127.0.0.1:4000/', account: undefined, databasePathForCommand: '/srv/app.db' };
-    expect(formatStartMessage({ ...base, newDatabaseFile: '/srv/app.db' })).toContain(
+    expect(formatStartMessage({ ...base, newDatabase: { file: '/srv/app.db', found: 'nothing' } })).toContain(
       "Made a new database at SQLite /srv/app.db, none being there. If this installation's data is in another file, stop " +
         'the server and set DATABASE_PATH to that file.\n',
+    );
+    expect(formatStartMessage({ ...base, newDatabase: { file: '/srv/app.db', found: 'an empty file' } })).toContain(
+      "Made a new database at SQLite /srv/app.db, in the empty file (0 bytes) there. If this installation's data is in " +
+        'another file, stop the server and set DATABASE_PATH to that file.\n',
     );
     expect(formatStartMessage(base)).not.toContain('new database');
   });

@@ -2,6 +2,7 @@ import type { TrustProxySetting } from './config/trust-proxy';
 import type { BuildIdentity } from './process/build-identity';
 import { commandLine, storageVariablesFor, type CommandLine } from './process/operator-commands';
 import { sqliteFileName } from './storage/database-name';
+import type { NewSqliteDatabase } from './storage/new-sqlite-database';
 
 /** An account the start message tells the operator about (the demo's `admin`). */
 export interface SignInAccount {
@@ -40,10 +41,10 @@ export interface StartMessageInput {
   /** NODE_ENV as read (`development` when not set); any other than `production` is said, with what it changes. */
   nodeEnv?: string;
   /**
-   * The SQLite file this start made, none being there: said, as a mistyped DATABASE_PATH makes one too, and named as
-   * every message names a database (`SQLite /data/app.db`, database-name.ts).
+   * The SQLite database this start made, no file or an empty one being there: said, as a mistyped DATABASE_PATH makes
+   * one too, and named as every message names a database (`SQLite /data/app.db`, database-name.ts).
    */
-  newDatabaseFile?: string;
+  newDatabase?: NewSqliteDatabase;
   /** Which release runs (build-identity.ts) and the database schema it brings: said after where to open it. */
   release?: { identity: BuildIdentity; schema: number };
 }
@@ -95,10 +96,12 @@ export function formatStartMessage(input: StartMessageInput): string {
       : `Slots platform is ready: open ${input.publicUrl} (this server listens on ${input.url})`,
   ];
   if (input.release) lines.push(releaseLine(input.release.identity, input.release.schema));
-  if (input.newDatabaseFile !== undefined) {
+  if (input.newDatabase !== undefined) {
+    const { file, found } = input.newDatabase;
+    const there = found === 'nothing' ? 'none being there' : 'in the empty file (0 bytes) there';
     lines.push(
-      `Made a new database at ${sqliteFileName(input.newDatabaseFile)}, none being there. If this installation's data is in ` +
-        'another file, stop the server and set DATABASE_PATH to that file.',
+      `Made a new database at ${sqliteFileName(file)}, ${there}. If this installation's data is in another file, ` +
+        'stop the server and set DATABASE_PATH to that file.',
     );
   }
   const account = input.account;

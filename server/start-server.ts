@@ -8,7 +8,6 @@
  * gracefully on SIGTERM/SIGINT (readiness off, requests in flight finished, stores closed, exit 0), and re-reads
  * REMOTES_CONFIG on SIGHUP.
  */
-import { existsSync } from 'node:fs';
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -21,6 +20,7 @@ import { createHttpServer } from './process/http-server';
 import { listenRefusal } from './process/listen-refusal';
 import { readBuildIdentity } from './process/build-identity';
 import { RELEASE_SCHEMA_VERSION } from './storage/migrations';
+import { newSqliteDatabase } from './storage/new-sqlite-database';
 import { commandPrefix, installedCommandLine } from './process/operator-commands';
 import { API_SECURITY_HEADERS } from './security/api-security-headers';
 import { createSecureServer, type SecureServer } from './process/secure-server';
@@ -77,8 +77,7 @@ export async function startServer(env: NodeJS.ProcessEnv, options: StartServerOp
   // Before any request: an idle period must not cost every later request its optimized ticks (tick-shapes.ts).
   keepTickShapesAlive();
   // Said at the start: a mistyped DATABASE_PATH makes a new, empty installation rather than failing.
-  const newDatabaseFile =
-    config.postgres === undefined && !existsSync(config.databasePath) ? config.databasePath : undefined;
+  const newDatabase = config.postgres === undefined ? newSqliteDatabase(config.databasePath) : undefined;
   // With DATABASE_URL, readConfig insists on SESSION_SECRET: no file is written in the working folder.
   const sessionSecret = config.sessionSecret ?? [loadOrCreateSessionSecret(config.databasePath).secret];
 
@@ -223,7 +222,7 @@ export async function startServer(env: NodeJS.ProcessEnv, options: StartServerOp
       postgres: config.postgres !== undefined,
       commands: installedCommandLine(prefix),
       commandsShareTheEnvironment: prefix !== '',
-      newDatabaseFile,
+      newDatabase,
       release: { identity, schema: RELEASE_SCHEMA_VERSION },
       trustProxy: config.trustProxy,
       nodeEnv: config.nodeEnv,
