@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { makeTempDir, type TempDir } from '../../testing/temp-dir';
@@ -56,6 +56,29 @@ describe('a command pointed at no database', () => {
         'file (the folder and the file name, e.g. ./data/app.db). Nothing was changed.\n',
     ]);
     expect(readdirSync(file)).toEqual([]);
+  });
+
+  // An empty file (touched, or a copy that failed) is no database either: SQLite would make a new one in it.
+  it.each([
+    ['tenant-list.ts', []],
+    ['user-access.ts', ['disable', 'ann']],
+  ])('%s %j on an empty file is refused, exit 1, and leaves it empty', async (script, args) => {
+    writeFileSync(file, '');
+    const run = await runServerCommand(script, args, { DATABASE_PATH: file, DATABASE_URL: '' });
+    expect([run.code, run.stdout]).toEqual([1, '']);
+    expect(run.stderr).toContain(
+      `There is no SQLite database at ${file} (an empty file, 0 bytes): the server makes it at its first start.`,
+    );
+    expect(statSync(file).size).toBe(0);
+  });
+
+  it('user:add makes it in an empty file too, and says so', async () => {
+    writeFileSync(file, '');
+    const run = await runServerCommand('user-add.ts', ['ada'], { DATABASE_PATH: file }, 'ada-password-1234\n');
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain(
+      `Made a new database at SQLite ${file} (an empty file, 0 bytes): no server has used it yet.`,
+    );
   });
 
   it('user:add makes it (an installation set up before its first start), and says so', async () => {

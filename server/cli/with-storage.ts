@@ -1,17 +1,25 @@
-import { existsSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { describeStorage, openMigratedStorage, type StorageSettings } from '../storage/open-storage';
+import { newSqliteDatabase, type NewSqliteDatabase } from '../storage/new-sqlite-database';
 import { assertSchemaNotBehind } from '../storage/schema-behind-check';
 import type { StorageEngine } from '../storage/storage-engine';
 
-/** A command pointed at a SQLite file that does not exist: it changes the server's database, never makes one. */
+/**
+ * A command pointed at a SQLite file that does not exist, or is empty (SQLite makes a new database in it as in a
+ * missing one): it changes the server's database, never makes one.
+ */
 export class NoDatabaseError extends Error {
-  constructor(file: string) {
+  constructor(file: string, found: NewSqliteDatabase['found'] = 'nothing') {
     super(
-      `There is no SQLite database at ${file}: the server makes it at its first start. Set DATABASE_PATH to the ` +
-        "server's file (or DATABASE_URL for PostgreSQL). Nothing was changed.",
+      `There is no SQLite database at ${file}${emptyFile(found)}: the server makes it at its first start. Set ` +
+        "DATABASE_PATH to the server's file (or DATABASE_URL for PostgreSQL). Nothing was changed.",
     );
     this.name = 'NoDatabaseError';
   }
+}
+
+function emptyFile(found: NewSqliteDatabase['found']): string {
+  return found === 'nothing' ? '' : ' (an empty file, 0 bytes)';
 }
 
 /** A command pointed at a folder: `EISDIR: illegal operation on a directory, read` named neither it nor the way out. */
@@ -36,24 +44,24 @@ export class DatabaseIsFolderError extends Error {
  * A database at an older schema than this release's is refused (SchemaBehindError), not migrated: the command may
  * be a newer checkout's, run while the old server still serves the file, and only the new server's start upgrades
  * it, after a backup. No caller needs a command to migrate: the image and every launcher start the server itself,
- * which migrates before it listens; a new database (none there yet) is still made whole.
+ * which migrates before it listens; a new database (no file there yet, or an empty one) is still made whole.
  */
 export async function withStorage<T>(
   settings: StorageSettings,
   use: (engine: StorageEngine, where: string) => Promise<T>,
   { mayCreate = false }: { mayCreate?: boolean } = {},
 ): Promise<T> {
-  const missing = settings.kind === 'sqlite' && !existsSync(settings.path);
-  if (missing && !mayCreate) throw new NoDatabaseError(settings.path);
-  if (settings.kind === 'sqlite' && !missing && statSync(settings.path).isDirectory()) {
+  const missing = settings.kind === 'sqlite' ? newSqliteDatabase(settings.path) : undefined;
+  if (missing !== undefined && !mayCreate) throw new NoDatabaseError(missing.file, missing.found);
+  if (settings.kind === 'sqlite' && missing === undefined && statSync(settings.path).isDirectory()) {
     throw new DatabaseIsFolderError(settings.path);
   }
   await assertSchemaNotBehind(settings, describeStorage(settings));
   const engine = await openMigratedStorage(settings);
-  if (missing) {
+  if (missing !== undefined) {
     process.stderr.write(
-      `Made a new database at ${describeStorage(settings)}: no server has used it yet. If the server's is ` +
-        'elsewhere, set DATABASE_PATH to it.\n',
+      `Made a new database at ${describeStorage(settings)}${emptyFile(missing.found)}: no server has used it yet. ` +
+        "If the server's is elsewhere, set DATABASE_PATH to it.\n",
     );
   }
   try {
