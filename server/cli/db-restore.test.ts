@@ -230,6 +230,19 @@ describe('npm run db:restore', () => {
     expect(fs.readFileSync(path.join(dir.path, `${kept}-wal`), 'utf8')).toBe('its log');
     expect(tenantsIn(database)).toEqual(['backed-up']);
   });
+
+  it('replaces an empty (0-byte) file at the database path, kept, and says it was empty', async () => {
+    fs.writeFileSync(database, '');
+    const backup = path.join(dir.path, 'backup.db');
+    serversDatabase(backup, 'backed-up');
+    const run = await restore(backup, '--yes');
+    expect([run.code, run.stderr]).toEqual([0, '']);
+    expect(run.stdout).toContain('The database as it was (damaged: it is empty (0 bytes); kept as it was) is kept in ');
+    const kept = fs.readdirSync(dir.path).find((name) => name.startsWith('app.db.before-restore-')) as string;
+    expect(fs.readdirSync(dir.path).sort()).toEqual(['app.db', kept, 'backup.db']);
+    expect(fs.statSync(path.join(dir.path, kept)).size).toBe(0);
+    expect(tenantsIn(database)).toEqual(['backed-up']);
+  });
 });
 
 describe('npm run db:restore, cut short', () => {

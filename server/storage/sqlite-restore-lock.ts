@@ -38,7 +38,9 @@ export function lockForRestore(database: string): RestoreLock | null {
     sqliteLockedElsewhere(database) === true
       ? null
       : { damaged: what, foldLog: () => undefined, release: () => undefined };
-  // Not opened by SQLite at all: closing it, SQLite removed the -wal beside a file that is no database.
+  // Not opened by SQLite at all: closing it, SQLite removed the -wal beside a file that is no database. An empty file
+  // (which SQLite would take for a new database) is said to be empty: there is no header to miss.
+  if (fs.statSync(database).size === 0) return damaged('it is empty (0 bytes)');
   if (!hasSqliteHeader(database)) return damaged('it does not begin with the SQLite header');
   let db: Database.Database | undefined;
   try {
