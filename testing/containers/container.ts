@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { getFreePort } from '../system/free-port';
+import { getFreePort, releasePort } from '../system/free-port';
 import { podman, type PodmanRun } from './podman';
 
 export interface ContainerOptions {
@@ -33,7 +33,7 @@ export interface Container {
   signal(signal: NodeJS.Signals): Promise<void>;
   /** Resolves with its exit code once it stopped, whoever stopped it (`podman wait`). */
   waitForExit(): Promise<number>;
-  /** Removes it, running or not (`podman rm --force`); safe to call twice. */
+  /** Removes it, running or not (`podman rm --force`), and gives its published ports back; safe to call twice. */
   remove(): Promise<void>;
 }
 
@@ -86,6 +86,7 @@ export async function startContainer(options: ContainerOptions): Promise<Contain
     waitForExit: async () => Number((await podman(['wait', name])).stdout.trim()),
     remove: async () => {
       await podman(['rm', '--force', '--time', '0', name], { allowFailure: true });
+      for (const port of ports.values()) releasePort(port);
     },
   };
 }

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Client } from 'pg';
 import { describeWithCommand } from '../describe-with-command';
-import { getFreePort } from '../system/free-port';
+import { getFreePort, releasePort } from '../system/free-port';
 import { makeTempDir, type TempDir } from '../temp-dir';
 import type { StorageSettings } from '../../server/storage/open-storage';
 
@@ -61,7 +61,10 @@ function serverAccount(): RunAs {
 }
 
 export interface PostgresServerOptions {
-  /** A fixed port, e.g. to bring the server back where the app expects it; a free one when omitted. */
+  /**
+   * A fixed port, e.g. to bring the server back where the app expects it; a free one when omitted, given back
+   * (free-port.ts) by remove().
+   */
   port?: number;
 }
 
@@ -78,6 +81,8 @@ export class PostgresServer {
     private readonly folder: TempDir,
     private readonly account: RunAs,
     readonly port: number,
+    /** Whether start() picked the port (and remove() gives it back), rather than the caller. */
+    private readonly portPicked: boolean,
   ) {}
 
   /** initdb into a fresh temporary folder, then start the server. */
@@ -94,7 +99,8 @@ export class PostgresServer {
         { encoding: 'utf8', ...account, env: { ...process.env, LC_ALL: 'C.UTF-8' } },
       );
       if (init.status !== 0) throw new Error(`initdb failed:\n${init.stdout}\n${init.stderr}`);
-      const server = new PostgresServer(bin, folder, account, options.port ?? (await getFreePort()));
+      const port = options.port ?? (await getFreePort());
+      const server = new PostgresServer(bin, folder, account, port, options.port === undefined);
       await server.resume();
       return server;
     } catch (error) {
@@ -213,10 +219,11 @@ export class PostgresServer {
     process.kill(pid, signal);
   }
 
-  /** Stops the server and deletes its folder. */
+  /** Stops the server and deletes its folder; a port start() picked is given back. */
   async remove(): Promise<void> {
     await this.stop();
     this.folder.remove();
+    if (this.portPicked) releasePort(this.port);
   }
 
   private async waitUntilReady(): Promise<void> {

@@ -9,9 +9,16 @@ import net from 'node:net';
  *
  * Several runs on one machine (helpers, CI beside a local run) have the same worker ids, so their blocks meet: a port
  * one run handed out, and whose server has not bound it yet, looked free to the other. So each port handed out is
- * also reserved, for as long as this process lives, by a UDP socket bound to the same number on every address: TCP
- * servers do not mind it, but another run's `getFreePort` cannot bind it and skips the port. The kernel drops the
- * reservation when the process ends, however it ends, so nothing is left to clean up.
+ * also reserved by a UDP socket bound to the same number on every address: TCP servers do not mind it, but another
+ * run's `getFreePort` cannot bind it and skips the port.
+ *
+ * A reservation is held for the test file that asked for it: in Jest it ends after the file's last test (a worker
+ * runs many files one after another, each with its own copy of this module, and the reservations of files long
+ * finished used to fill a narrow `TEST_PORT_RANGE`), otherwise when the process ends; the kernel drops it then,
+ * however the process ends. A helper whose server has closed gives its port back earlier (`releasePort`): this
+ * process hands such a port out again, once nothing listens there, only when no other port of its range is free, the
+ * one given back longest ago first; so a server closed to have its address go down keeps it down as long as the
+ * range allows, and with the default range (12,000 ports) a file never gets one back.
  *
  * `TEST_PORT_RANGE=first-last` (inclusive) confines a run to the ports it was given.
  */
@@ -44,26 +51,69 @@ let next = process.env.TEST_PORT_RANGE
   ? Math.floor(Math.random() * size)
   : workerBlock * BLOCK_SIZE + Math.floor(Math.random() * BLOCK_SIZE);
 
-/** The reservations this process holds (see above); kept so that they are not collected. */
-const reservations = new Map<number, dgram.Socket>();
+interface Reservation {
+  socket: dgram.Socket;
+  /** When its holder gave it back (`releasePort`), in the order of this counter; undefined while held. */
+  givenBack?: number;
+}
+
+/** The reservations this copy of the module holds (see above); kept so that they are not collected. */
+const reservations = new Map<number, Reservation>();
+let givenBackCount = 0;
 
 /**
- * A TCP port free on `host` now and reserved for this process (see above), for a server that needs its port before
+ * A TCP port free on `host` now and reserved for this test file (see above), for a server that needs its port before
  * it starts (PORT=...), or as a port nothing listens on. A port in use, or reserved by another run, is skipped.
  */
 export async function getFreePort(host = '127.0.0.1'): Promise<number> {
   for (let tried = 0; tried < size; tried++) {
     const port = range.first + (next++ % size);
     if (reservations.has(port)) continue;
-    const reservation = await reserve(port);
-    if (!reservation) continue;
+    const socket = await reserve(port);
+    if (!socket) continue;
     if (await isFree(host, port)) {
-      reservations.set(port, reservation);
+      reservations.set(port, { socket });
       return port;
     }
-    await new Promise<void>((closed) => reservation.close(() => closed()));
+    await new Promise<void>((closed) => socket.close(() => closed()));
+  }
+  // Every port of the range is held by someone: one given back here, the longest ago, if nothing listens there.
+  const givenBack = [...reservations].filter(([, reservation]) => reservation.givenBack !== undefined);
+  givenBack.sort(([, a], [, b]) => (a.givenBack ?? 0) - (b.givenBack ?? 0));
+  for (const [port, reservation] of givenBack) {
+    if (!(await isFree(host, port))) continue;
+    delete reservation.givenBack;
+    return port;
   }
   throw new Error(`No free port on ${host} from ${range.first} to ${range.last}.`);
+}
+
+/**
+ * Gives back a port `getFreePort` handed out, once the server that got it has closed: this process may hand it out
+ * again when its range runs short (see above). Its reservation against other runs lasts until the test file ends.
+ */
+export function releasePort(port: number): void {
+  const reservation = reservations.get(port);
+  if (reservation && reservation.givenBack === undefined) reservation.givenBack = ++givenBackCount;
+}
+
+/** Ends every reservation this copy of the module holds: other runs, and later test files, may take the ports. */
+async function endReservations(): Promise<void> {
+  const ending = [...reservations.values()];
+  reservations.clear();
+  await Promise.all(ending.map(({ socket }) => new Promise<void>((closed) => socket.close(() => closed()))));
+}
+
+// In Jest, the reservations end with the test file (see above). The hook runs before the file's own afterAll hooks
+// (declared after its imports): by then its servers have bound their ports, so another run still finds each taken
+// until it is stopped. A copy loaded while a test runs (jest.isolateModules) cannot add a hook; its reservations
+// last as long as the worker, as every reservation did before.
+if (typeof afterAll === 'function') {
+  try {
+    afterAll(endReservations);
+  } catch {
+    // "Hooks cannot be defined inside tests"
+  }
 }
 
 /** A UDP socket bound to `port` on every address, or undefined when another process holds that number. */

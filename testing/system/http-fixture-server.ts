@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { getFreePort } from './free-port';
+import { getFreePort, releasePort } from './free-port';
 
 export interface RecordedRequest {
   method: string;
@@ -17,7 +17,10 @@ export interface HttpFixtureServer {
   readonly port: number;
   /** Every request received so far, in order. */
   readonly requests: readonly RecordedRequest[];
-  /** Closes the server and every open connection, including requests it never answered. */
+  /**
+   * Closes the server and every open connection, including requests it never answered; its port is given back
+   * (see free-port.ts: it stays refused as long as the range allows).
+   */
   close(): Promise<void>;
 }
 
@@ -55,7 +58,10 @@ export async function startHttpFixtureServer(handler: FixtureHandler): Promise<H
         close: () =>
           new Promise<void>((done) => {
             server.closeAllConnections();
-            server.close(() => done());
+            server.close(() => {
+              releasePort(port);
+              done();
+            });
           }),
       });
     });

@@ -3,7 +3,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { parsedLogLines } from '../server/log-lines';
 import { REPO_ROOT } from './repo-root';
-import { getFreePort } from './free-port';
+import { getFreePort, releasePort } from './free-port';
 
 export interface ServerProcessOptions {
   /** Label used in error messages, e.g. `app server`. */
@@ -18,7 +18,7 @@ export interface ServerProcessOptions {
    * helper from `port` and `host`, so the child listens where the helper waits for it.
    */
   env?: Readonly<Record<string, string | undefined>>;
-  /** A free port is picked when omitted. */
+  /** A free port is picked when omitted, and given back (free-port.ts) once the process has exited. */
   port?: number;
   host?: string;
   /**
@@ -148,6 +148,8 @@ export async function startServerProcess(options: ServerProcessOptions): Promise
       if (options.killGroupOnExit ?? true) {
         signalGroup(pid, 'SIGKILL');
         liveGroups.delete(pid);
+        // The group, and whatever listened on the port, is gone; a port the caller gave stays the caller's.
+        if (options.port === undefined) releasePort(port);
       }
       for (const listener of outputListeners) listener();
       resolve(exitInfo);
@@ -164,6 +166,7 @@ export async function startServerProcess(options: ServerProcessOptions): Promise
       if (exitInfo) {
         // Children the group kept after the leader exited (killGroupOnExit: false).
         if (signalGroup(pid, 'SIGKILL')) liveGroups.delete(pid);
+        if (options.port === undefined) releasePort(port);
         return exitInfo;
       }
       signalGroup(pid, 'SIGTERM');
