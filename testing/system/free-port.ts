@@ -12,13 +12,15 @@ import net from 'node:net';
  * also reserved by a UDP socket bound to the same number on every address: TCP servers do not mind it, but another
  * run's `getFreePort` cannot bind it and skips the port.
  *
- * A reservation is held for the test file that asked for it: in Jest it ends after the file's last test (a worker
- * runs many files one after another, each with its own copy of this module, and the reservations of files long
- * finished used to fill a narrow `TEST_PORT_RANGE`), otherwise when the process ends; the kernel drops it then,
- * however the process ends. A helper whose server has closed gives its port back earlier (`releasePort`): this
- * process hands such a port out again, once nothing listens there, only when no other port of its range is free, the
- * one given back longest ago first; so a server closed to have its address go down keeps it down as long as the
- * range allows, and with the default range (12,000 ports) a file never gets one back.
+ * With `TEST_PORT_RANGE` set, a reservation is held for the test file that asked for it: in Jest it ends after the
+ * file's last test (a worker runs many files one after another, each with its own copy of this module, and the
+ * reservations of files long finished used to fill a narrow range). Otherwise, and outside Jest, it is held until the
+ * process ends, as the default range (a block of 1,000 per worker) has room for a worker's every file, and a port
+ * that no later file of the worker can take is one less way for a file's late-closing server to meet another's. The
+ * kernel drops a reservation when the process ends, however it ends. A helper whose server has closed gives its port
+ * back earlier (`releasePort`): this process hands such a port out again, once nothing listens there, only when no
+ * other port of its range is free, the one given back longest ago first; so a server closed to have its address go
+ * down keeps it down as long as the range allows, and with the default range a file never gets one back.
  *
  * `TEST_PORT_RANGE=first-last` (inclusive) confines a run to the ports it was given.
  */
@@ -62,7 +64,7 @@ const reservations = new Map<number, Reservation>();
 let givenBackCount = 0;
 
 /**
- * A TCP port free on `host` now and reserved for this test file (see above), for a server that needs its port before
+ * A TCP port free on `host` now and reserved (see above), for a server that needs its port before
  * it starts (PORT=...), or as a port nothing listens on. A port in use, or reserved by another run, is skipped.
  */
 export async function getFreePort(host = '127.0.0.1'): Promise<number> {
@@ -108,7 +110,7 @@ async function endReservations(): Promise<void> {
 // (declared after its imports): by then its servers have bound their ports, so another run still finds each taken
 // until it is stopped. A copy loaded while a test runs (jest.isolateModules) cannot add a hook; its reservations
 // last as long as the worker, as every reservation did before.
-if (typeof afterAll === 'function') {
+if (process.env.TEST_PORT_RANGE && typeof afterAll === 'function') {
   try {
     afterAll(endReservations);
   } catch {
