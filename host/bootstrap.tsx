@@ -2,7 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { HostApp } from './app/host-app';
 import { connectRegistries, createPropsCheck, reportCaughtError, type SlotRuntime } from './core';
-import type { SlotSource } from './loader/slot-source';
+import { slotDataSettled } from './loader/slot-data-settled';
 import { applyFederationDebugSwitch } from './loader/federation-debug';
 import type { HostStartup } from './startup/start-host';
 
@@ -40,19 +40,6 @@ function shellWaitsOnThePage(startup: HostStartup): Promise<void> {
   return atMost(slotDataSettled(startup.source), SHELL_WAITS_FOR_SLOT_DATA_MS).then(() =>
     atMost(startup.pageModulesLoaded(), SHELL_WAITS_FOR_MODULES_MS),
   );
-}
-
-/** Settles once the slot source gives out data (or its failure), no longer "loading". */
-function slotDataSettled(source: SlotSource): Promise<void> {
-  return new Promise((resolve) => {
-    const settled = () => source.snapshot().status !== 'loading';
-    if (settled()) return resolve();
-    const stop = source.subscribe(() => {
-      if (!settled()) return;
-      stop();
-      resolve();
-    });
-  });
 }
 
 /** `work`, or after `ms` without it, whichever comes first; never rejects. */

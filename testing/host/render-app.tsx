@@ -4,6 +4,7 @@ import { AppProviders } from '../../host/app/host-app';
 import { APP_ROUTES } from '../../host/app/app-routes';
 import { ComponentRegistry, createSlotStatus, type RegistrableComponent, type SlotRuntime } from '../../host/core';
 import { SlotSource } from '../../host/loader/slot-source';
+import { slotDataSettled } from '../../host/loader/slot-data-settled';
 import { forgetRecordPagesRead } from '../../host/hooks/resource-definitions';
 import type { FakeApi } from './fake-api';
 import { renderWithSlotBoundaries } from './render-slots';
@@ -60,14 +61,6 @@ export async function renderAppOnceSlotsAt(
   components: Readonly<Record<string, RegistrableComponent>> = {},
 ) {
   const source = new SlotSource({ client: fake.client, pathname: path });
-  await new Promise<void>((resolve) => {
-    const settled = () => source.snapshot().status !== 'loading';
-    if (settled()) return resolve();
-    const stop = source.subscribe(() => {
-      if (!settled()) return;
-      stop();
-      resolve();
-    });
-  });
+  await slotDataSettled(source);
   return renderAppAt(fake, path, components, source);
 }
