@@ -15,8 +15,8 @@ import request from 'supertest';
 import { SLOT_EVENTS_PATH } from '../../shared';
 import { describeWithCommand } from '../../testing/describe-with-command';
 import { describeWithPostgres, usePostgresDatabases } from '../../testing/server/postgres-server';
+import { closedLabelValues } from '../../testing/server/metrics-closed-labels';
 import {
-  closedLabelValues,
   guideMetrics,
   labelsOf,
   mentionFindings,

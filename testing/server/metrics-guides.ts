@@ -7,8 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { SLOT_LOAD_OUTCOMES } from '../../shared';
-import { REMOTE_METRIC_STATUSES } from '../../server/remotes/remote-descriptor-metrics';
+import { closedValuesFindings, type ClosedLabelValues } from './metrics-closed-labels';
 import type { MetricFamily, MetricType } from './prometheus-text';
 import { REPO_ROOT } from '../system/repo-root';
 
@@ -91,39 +90,6 @@ export function readRuleFiles(): Map<string, string> {
   return new Map(files.map((file) => [file, fs.readFileSync(path.join(REPO_ROOT, file), 'utf8')]));
 }
 
-/** A label whose values are a closed set: each metric's label, with every value the server may give it. */
-export type ClosedLabelValues = ReadonlyMap<string, ReadonlyMap<string, readonly string[]>>;
-
-/**
- * The labels whose values the server draws from a closed set, with where the set is read: the code's one definition
- * of it, or `exposition` where the server writes a series of every value from its first scrape (so that a rate has
- * its zero), which the exposition then holds whole. Labels named by what they count (remote, route, release) are open.
- */
-const CLOSED_LABELS: ReadonlyArray<{ metric: string; label: string; values: readonly string[] | 'exposition' }> = [
-  { metric: 'slots_remote_descriptor_status', label: 'status', values: REMOTE_METRIC_STATUSES },
-  { metric: 'slots_slot_loads_total', label: 'outcome', values: SLOT_LOAD_OUTCOMES },
-  { metric: 'slots_sign_ins_total', label: 'outcome', values: 'exposition' },
-  { metric: 'slots_remotes_config_reloads_total', label: 'outcome', values: 'exposition' },
-  { metric: 'slots_db_pool_connections', label: 'state', values: 'exposition' },
-];
-
-/**
- * Every closed label's values (CLOSED_LABELS), those of the exposition read from `families`; a family `families`
- * does not sample (PostgreSQL's pool on SQLite) has no values to check against, and is left out.
- */
-export function closedLabelValues(families: ReadonlyMap<string, MetricFamily>): ClosedLabelValues {
-  const closed = new Map<string, Map<string, readonly string[]>>();
-  for (const { metric, label, values } of CLOSED_LABELS) {
-    const read =
-      values === 'exposition'
-        ? [...new Set((families.get(metric)?.samples ?? []).flatMap((sample) => sample.labels[label] || []))]
-        : values;
-    if (read.length === 0) continue;
-    closed.set(metric, new Map([...(closed.get(metric) ?? []), [label, [...read].sort()]]));
-  }
-  return closed;
-}
-
 /**
  * Names the guides write with the prefix that are not metrics, each with what it is: a misspelt metric is not among
  * them, so it fails.
@@ -170,13 +136,8 @@ export function mentionFindings(
           findings.push(`${file}: ${name} has no label "${label}" (it has ${ownLabels(allowed)})`);
         }
       }
-      const closedOfName = closedOf(name, families, closed);
-      for (const { label, operator, value } of selector ? selectorMatchers(selector) : []) {
-        const values = closedOfName?.get(label);
-        if (values === undefined) continue;
-        for (const wrong of valuesNotAmong(operator, value, values)) {
-          findings.push(`${file}: ${name} has no ${label} "${wrong}" (its values: ${values.join(', ')})`);
-        }
+      for (const wrong of selector ? closedValuesFindings(name, selector, families, closed) : []) {
+        findings.push(`${file}: ${wrong}`);
       }
     }
     for (const query of file.endsWith('.yaml') ? ruleExpressions(text) : queriesIn(text)) {
@@ -192,44 +153,6 @@ export function mentionFindings(
     }
   }
   return findings;
-}
-
-/** The closed labels of the family `name` is a sample of (`slots_slot_loads_total` of itself), if any. */
-function closedOf(
-  name: string,
-  families: ReadonlyMap<string, MetricFamily>,
-  closed: ClosedLabelValues,
-): ReadonlyMap<string, readonly string[]> | undefined {
-  for (const family of families.values()) {
-    const suffix = name.startsWith(family.name) ? name.slice(family.name.length) : undefined;
-    if (suffix === '' || (suffix !== undefined && /^_(bucket|sum|count)$/.test(suffix))) return closed.get(family.name);
-  }
-  return undefined;
-}
-
-/**
- * What a matcher selects that is none of `values`: the value of `=` and `!=`; each alternative of `=~` and `!~` when
- * the pattern is only alternatives (`down|timed-out`), else the whole pattern when it matches none of them. An empty
- * value selects the series without the label, and is no value.
- */
-function valuesNotAmong(operator: string, value: string, values: readonly string[]): string[] {
-  if (value === '') return [];
-  if (operator === '=' || operator === '!=') return values.includes(value) ? [] : [value];
-  if (/^[\w-]+(?:\|[\w-]+)*$/.test(value)) return value.split('|').filter((each) => !values.includes(each));
-  let pattern: RegExp;
-  try {
-    pattern = new RegExp(`^(?:${value})$`);
-  } catch {
-    return []; // RE2 syntax JavaScript does not read: promtool's to judge (tests/observability)
-  }
-  return values.some((each) => pattern.test(each)) ? [] : [value];
-}
-
-/** The matchers of a selector, `{status=~"5..",route!="/readyz"}`, each label with its operator and its value. */
-function selectorMatchers(selector: string): Array<{ label: string; operator: string; value: string }> {
-  return [...selector.matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)\s*(=~|!~|!=|=)\s*"((?:[^"\\]|\\.)*)"/g)].map(
-    ([, label, operator, value]) => ({ label: label!, operator: operator!, value: value!.replace(/\\(.)/g, '$1') }),
-  );
 }
 
 /** The queries of a rule file: every `expr` in it, at any depth (a group's rules, a promtool case's tests). */

@@ -61,10 +61,7 @@ function serverAccount(): RunAs {
 }
 
 export interface PostgresServerOptions {
-  /**
-   * A fixed port, e.g. to bring the server back where the app expects it; a free one when omitted, given back
-   * (free-port.ts) by remove().
-   */
+  /** A fixed port, e.g. to bring the server back where the app expects it; else a free one, given back by remove(). */
   port?: number;
 }
 
@@ -81,8 +78,7 @@ export class PostgresServer {
     private readonly folder: TempDir,
     private readonly account: RunAs,
     readonly port: number,
-    /** Whether start() picked the port (and remove() gives it back), rather than the caller. */
-    private readonly portPicked: boolean,
+    private readonly portPicked: boolean, // by start(), not the caller: remove() gives it back
   ) {}
 
   /** initdb into a fresh temporary folder, then start the server. */
