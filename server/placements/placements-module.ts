@@ -11,7 +11,7 @@ import { createPlacementsRouter } from './placements-router';
 import { PlacementsService } from './placements-service';
 import { PlacementsStore } from './placements-store';
 import { RuleNameWatch } from './rule-name-watch';
-import { readKnownRuleNames } from './rule-names-check';
+import { readKnownRuleNames, readRuleNamesMarker } from './rule-names-check';
 
 export interface PlacementsModuleParts {
   storage: StorageEngine;
@@ -55,6 +55,7 @@ export class PlacementsModule implements AppModule {
     });
     this.ruleNames = new RuleNameWatch({
       known: knownRuleNames,
+      changeMarker: () => readRuleNamesMarker(storage),
       placed: () => parts.slots.registry.placed(),
       logger,
       pollMs: parts.settings.releasePollMs,

@@ -23,16 +23,24 @@ describe('RuleNameWatch', () => {
   let lines: Array<{ level: number; msg: string }>;
   let watch: RuleNameWatch;
   let reads: number;
+  /** Reads of the change marker: one a poll. */
+  let markers: number;
 
   beforeEach(() => {
     known = { tenants: ['acme'], flags: [] };
     placed = [placedWith({ tenants: ['initech'] })];
     lines = [];
     reads = 0;
+    markers = 0;
     watch = new RuleNameWatch({
       known: () => {
         reads++;
         return Promise.resolve(known);
+      },
+      // Moves with the names, as the database's change stamp does with every write of them.
+      changeMarker: () => {
+        markers++;
+        return JSON.stringify(known);
       },
       placed: () => new Map([[LOCATION, placed]]),
       logger: pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) }),
@@ -55,9 +63,10 @@ describe('RuleNameWatch', () => {
     await untilSaid(2);
     known = { tenants: ['acme', 'globex'], flags: [] };
     await untilSaid(3);
-    // Polls finding the same names say nothing more.
-    const readsThen = reads;
-    await waitUntil(() => Promise.resolve(reads >= readsThen + 3), 2000, 'three more polls');
+    // Polls finding the same marker read and say nothing more.
+    const [readsThen, markersThen] = [reads, markers];
+    await waitUntil(() => Promise.resolve(markers >= markersThen + 3), 2000, 'three more polls');
+    expect(reads).toBe(readsThen);
     expect(said()).toEqual([
       ['warn', warning('acme')],
       ['info', `${WHERE} names no unknown tenant now ("initech" exists).`],

@@ -8,6 +8,11 @@ import type { KnownRuleNames } from './rule-names-check';
 export interface RuleNameWatchParts {
   /** The tenants and flags there are now (readKnownRuleNames). */
   known: () => Promise<KnownRuleNames>;
+  /**
+   * A marker that moves whenever the tenants or flags may have changed, here or on another host
+   * (readRuleNamesMarker): a poll that finds it unchanged reads nothing else.
+   */
+  changeMarker: () => string | Promise<string>;
   placed: () => ReadonlyMap<SlotLocation, readonly PlacedSlotInfo[]>;
   logger: Logger;
   /** How often the tenants and flags are read again, as releases and placements are polled (releasePollMs). */
@@ -26,8 +31,9 @@ const ONE = { tenants: 'tenant', flags: 'flag' } as const;
  * flag may be set, a tenant made, after the start.
  *
  * Checked at the start, after every change of the slots in force, and whenever the tenants or flags there are change:
- * they are read every `pollMs`, so a `tenant:remove` or `tenant:add` run beside the hosts (or a flag set on another
- * host) is seen by every host within that delay, as a release or a placements revision is. Each warning is logged
+ * a change marker is read every `pollMs`, and the tenants and flags once it moved, so a `tenant:remove` or
+ * `tenant:add` run beside the hosts (or a flag set on another host) is seen by every host within that delay, as a
+ * release or a placements revision is, while a quiet poll costs one read of the marker. Each warning is logged
  * once while it holds: a list whose unknown names all exist again is said to name none now (info), and warned of
  * again should they go.
  */
@@ -36,6 +42,8 @@ export class RuleNameWatch {
   private readonly warned = new Map<string, string>();
   /** The tenants and flags of the last check, as JSON: a poll that finds the same checks nothing again. */
   private names: string | null = null;
+  /** The change marker read before the last check's lists: a poll that finds it again reads no list. */
+  private marker: string | null = null;
   private timer: NodeJS.Timeout | null = null;
   private closing = false;
   private readonly reads = new OneReadAtATime();
@@ -74,8 +82,12 @@ export class RuleNameWatch {
 
   private check(always: boolean): Promise<void> {
     return this.reads.run(async () => {
+      // Read before the lists: a change committed between the two moves it past what the next poll compares.
+      const marker = await this.parts.changeMarker();
+      if (!always && marker === this.marker) return;
       const known = await this.parts.known();
       const names = JSON.stringify([known.tenants, known.flags]);
+      this.marker = marker;
       if (!always && names === this.names) return;
       this.names = names;
       this.report(known);

@@ -8,6 +8,7 @@ import {
 } from '../../shared';
 import type { FeatureFlagStore } from '../flags/feature-flag-store';
 import type { ReadableTenants } from '../slots/shown-rule';
+import type { StorageEngine } from '../storage/storage-engine';
 import type { TenantStore } from '../tenants/tenant-store';
 import type { ParsedPlacements } from './placements-document';
 
@@ -70,6 +71,18 @@ export const PUBLISHED_RULE_NOTE =
 export async function readKnownRuleNames(tenants: TenantStore, flags: FeatureFlagStore): Promise<KnownRuleNames> {
   const [tenantList, flagNames] = await Promise.all([tenants.list(), flags.names()]);
   return { tenants: tenantList.map((tenant) => tenant.id), flags: flagNames };
+}
+
+/**
+ * What moves whenever the tenants or flags there are may have changed, in this process or on another host: the
+ * engine's change stamp (SQLite's `data_version` and this process's writes; PostgreSQL's `data_version` row, which
+ * triggers on `tenants` and `feature_flags` move). Read afresh: PostgreSQL shares a stamp read until a request
+ * starts, and a host no request reaches would otherwise keep one read forever (one primary-key read; SQLite's is a
+ * pragma, no table read). It moves with other writes too (users, records): the lists are then read for nothing.
+ */
+export function readRuleNamesMarker(engine: StorageEngine): string | Promise<string> {
+  engine.noteRequestStart();
+  return engine.changeStamp();
 }
 
 /**
