@@ -46,8 +46,14 @@ export const NO_DRAFT_VERSION = 0;
 
 /**
  * Whether the draft in `row` is what the save of `stored` by `actor` over `expectedUpdatedAt` made: that save, sent
- * again. A draft last written by a host of an earlier release (`saved_as` not its version) or by a rollback (none)
- * is not.
+ * again. A draft this release wrote last (`saved_as` its version) is that save's only when made by a save (a
+ * rollback's has no `saved_over`) over the caller's version.
+ *
+ * A host of an earlier release saves the draft leaving both columns as they were (`NULL` on its first): `saved_as`
+ * is then behind the draft's version, or none. Its save, sent again to a new host after its answer was lost, is
+ * recognised as that host recognised its own: the same document by the same user; and only when the caller's version
+ * is one the earlier release's hosts made or saved over, not older than the last version this release made
+ * (`saved_as`): a save of this release in between, or a rollback, makes it stale as any other.
  */
 export function isResentSave(
   row: {
@@ -62,11 +68,11 @@ export function isResentSave(
   expectedUpdatedAt: string | null,
 ): boolean {
   if (row.document !== stored || row.updated_by !== actor) return false;
-  if (row.saved_as === null || row.saved_over === null || Number(row.saved_as) !== Number(row.updated_at)) {
-    return false;
-  }
   const over = expectedUpdatedAt === null ? NO_DRAFT_VERSION : Date.parse(expectedUpdatedAt);
-  return Number(row.saved_over) === over;
+  const version = Number(row.updated_at);
+  const madeHere = row.saved_as === null ? null : Number(row.saved_as);
+  if (madeHere === version) return row.saved_over !== null && Number(row.saved_over) === over;
+  return (madeHere ?? NO_DRAFT_VERSION) <= over && over < version;
 }
 
 /** The draft's version (`updated_at`) against the one a caller read; DraftMovedError when it moved. */

@@ -181,13 +181,14 @@ export class PlacementsStore {
         // Past the draft's version, as a save moves it (saveDraft): a save made before this refuses.
         const before = await db.selectFrom('placement_draft').select('updated_at').executeTakeFirst();
         const version = Math.max(now, before ? Number(before.updated_at) + 1 : 0);
-        // Made by no save: a save sent again over the draft it replaces is stale, as any save made before it.
+        // Made by no save (no `saved_over`): a save sent again over the draft it replaces is stale, as any save made
+        // before it. `saved_as` marks it this release's: a draft an earlier release's host saves over it is told apart.
         const draft = {
           document: row.document,
           updated_by: next.actor,
           updated_at: version,
           saved_over: null,
-          saved_as: null,
+          saved_as: version,
         };
         await db
           .insertInto('placement_draft')
