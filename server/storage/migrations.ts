@@ -739,7 +739,8 @@ const STEPS: readonly SchemaStep[] = [
     // version named (placements-store.ts). `saved_over` is the version the save was made over (0: no draft then),
     // `saved_as` the version it made: a host of an earlier release writes the draft without either (its inserts
     // leave them NULL, its updates leave them as they were), so a draft it saved has `updated_at` other than
-    // `saved_as`, and a save sent again over it is refused as any stale one.
+    // `saved_as`; a save sent again over it is answered as that host answered its own (the same document by the same
+    // user), unless this release made a version since (draft-version.ts, isResentSave).
     sqlite: `
       ALTER TABLE placement_draft ADD COLUMN saved_over INTEGER;
       ALTER TABLE placement_draft ADD COLUMN saved_as INTEGER;
