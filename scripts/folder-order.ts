@@ -22,6 +22,9 @@ export interface FolderOrder {
 export const SERVER_ORDER: FolderOrder = {
   folder: 'server',
   layers: [
+    // The server's readiness checks by name (readiness-checks.ts): the modules that report one, the app-module's
+    // shape of a report, /readyz and the metric read them, and it knows nothing of theirs.
+    ['readiness-checks.ts'],
     // The one logger every room writes to, and the shape of a concept's module (app-module.ts): they know no concept.
     ['logger.ts', 'app-module.ts'],
     // The database engines, migrations and stores' plumbing: every concept keeps its data through it.

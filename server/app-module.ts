@@ -1,7 +1,8 @@
 import type { Express } from 'express';
+import type { ServerReadiness } from './readiness-checks';
 
-/** A readiness report by check name, as `GET /readyz` answers it. */
-export type Readiness = Record<string, 'ok' | 'failing'>;
+/** What a module reports of the server's readiness checks, by name (READINESS_CHECKS), for `GET /readyz`. */
+export type Readiness = ServerReadiness;
 
 /**
  * One server concept's part in the app (slots, records, remotes, releases, ...): the module builds its parts from

@@ -1,7 +1,8 @@
 import type { RequestListener, ServerResponse } from 'node:http';
 import express, { type Express } from 'express';
 import { PLACEMENTS_API_PATH, SESSION_TIME_PATH, SLOT_EVENTS_PATH, SLOT_STATS_PATH } from '../shared';
-import type { AppModule, Readiness } from './app-module';
+import type { AppModule } from './app-module';
+import type { ReadinessReport } from './readiness-checks';
 import type { AppSettings } from './app-options';
 import type { AuthModule } from './auth/auth-module';
 import { createHealthRouter } from './health/health-router';
@@ -72,7 +73,7 @@ export interface AppRouteParts {
   /** Told of every request first: its watch of the rules' names starts with the first (PlacementsModule). */
   placements: PlacementsModule;
   /** GET /readyz's checks by name. */
-  readinessChecks: () => Promise<Readiness>;
+  readinessChecks: () => Promise<ReadinessReport>;
 }
 
 /**

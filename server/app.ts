@@ -1,7 +1,7 @@
 import type { RequestListener } from 'node:http';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
-import type { AppModule, Readiness } from './app-module';
+import type { AppModule } from './app-module';
 import { appSettingsOf, type AppOptions, type AppSettings } from './app-options';
 import { createAppRoutes, type AppRoutes } from './app-routes';
 import { AuthModule } from './auth/auth-module';
@@ -24,6 +24,7 @@ import type { StoredRecordSource } from './resources/stored-record-source';
 import { SlotCheckModule } from './slot-check/slot-check-module';
 import { SlotEventsModule } from './slot-events/slot-events-module';
 import { ALLOW_REMOTES_AFTER_READY, type AllowListMap } from './slots/location-allow-lists';
+import type { ReadinessReport, ServerReadiness } from './readiness-checks';
 import { warnedBeforeReady } from './health/served-before-ready';
 import { SlotRegistrationError, type SlotRegistrationMap } from './slots/slot-registry';
 import { SlotsModule } from './slots/slots-module';
@@ -186,11 +187,11 @@ export class App {
     return (this.modules[0] as StorageModule).sqliteFile;
   }
 
-  /** Readiness checks by name (database; Redis when configured; `draining` once a shutdown began). */
-  readonly readinessChecks = async (): Promise<Readiness> => {
+  /** Readiness checks by name: the server's own (READINESS_CHECKS) and the options' `readinessChecks`. */
+  readonly readinessChecks = async (): Promise<ReadinessReport> => {
     const checks = [...this.modules, ...this.settings.readinessChecks.map((check) => ({ readiness: check }))];
-    const draining = this.lifecycle.draining ? { draining: 'failing' as const } : {};
-    const starting = this.started ? {} : { started: 'failing' as const };
+    const draining: ServerReadiness = this.lifecycle.draining ? { draining: 'failing' } : {};
+    const starting: ServerReadiness = this.started ? {} : { started: 'failing' };
     return Object.assign({}, ...(await Promise.all(checks.map((module) => module.readiness?.()))), starting, draining);
   };
 

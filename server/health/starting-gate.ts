@@ -1,6 +1,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { ERROR_MESSAGES, type ErrorBody, type HealthPayload } from '../../shared';
 import { askClientToReconnect } from '../process/server-lifecycle';
+import type { ServerReadiness } from '../readiness-checks';
 
 /** What `Retry-After` asks of a client a starting host turned away: the probes' own period, about. */
 export const STARTING_RETRY_AFTER_SECONDS = 5;
@@ -54,7 +55,7 @@ export class StartingGate {
     if (probe && path === '/readyz') {
       const payload: StartingPayload = {
         status: 'unavailable',
-        checks: { started: 'failing' },
+        checks: { started: 'failing' } satisfies ServerReadiness,
         starting: this.reason,
         error: unavailable,
       };

@@ -1,4 +1,5 @@
 import type { Store } from 'express-session';
+import type { ServerReadiness } from '../readiness-checks';
 
 /** Where sessions live: the SQLite file, PostgreSQL or Redis (createSessionStorage chooses). */
 export interface SessionStorage {
@@ -8,8 +9,8 @@ export interface SessionStorage {
   readonly redisClient?: object;
   /** Resolves when the store can serve requests (Redis connected). */
   ready(): Promise<void>;
-  /** The readiness checks of this storage, by name, for GET /readyz. */
-  check(): Promise<Record<string, 'ok' | 'failing'>>;
+  /** The readiness checks of this storage, by name (READINESS_CHECKS: `redis`), for GET /readyz. */
+  check(): Promise<ServerReadiness>;
   /** Stops timers and closes connections the storage opened. */
   close(): Promise<void>;
   /** Whether close() has finished (a shutdown that stops waiting names the stores still closing). */
