@@ -48,6 +48,13 @@ it('shows each readiness check, 1 passing and 0 failing, as /readyz asks them', 
   let families = await scrape();
   expect(sampleValue(families, 'slots_readiness_check', { check: 'database' })).toBe(1);
   expect(sampleValue(families, 'slots_readiness_check', { check: 'search' })).toBe(1);
+  // The checks /readyz reports only while they fail are series from the first scrape: 1 while absent.
+  expect(sampleValue(families, 'slots_readiness_check', { check: 'started' })).toBe(1);
+  expect(sampleValue(families, 'slots_readiness_check', { check: 'draining' })).toBe(1);
+  expect((await request(testApp.app.handler).get('/readyz').expect(200)).body.checks).toEqual({
+    database: 'ok',
+    search: 'ok',
+  });
   searchIndex = 'failing';
   families = await scrape();
   expect(sampleValue(families, 'slots_readiness_check', { check: 'search' })).toBe(0);
@@ -56,6 +63,12 @@ it('shows each readiness check, 1 passing and 0 failing, as /readyz asks them', 
   searchDelayMs = 1200;
   families = await scrape();
   expect(sampleValue(families, 'slots_readiness_check', { check: 'search' })).toBe(0);
+});
+
+it('reads draining 0 once a shutdown began, the same series that read 1', async () => {
+  expect(sampleValue(await scrape(), 'slots_readiness_check', { check: 'draining' })).toBe(1);
+  testApp.app.lifecycle.startDraining();
+  expect(sampleValue(await scrape(), 'slots_readiness_check', { check: 'draining' })).toBe(0);
 });
 
 it('counts the re-reads of REMOTES_CONFIG taken and refused, from zero', async () => {

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import { readBuildIdentity } from '../process/build-identity';
 import { RELEASE_SCHEMA_VERSION } from '../storage/migrations';
 import type { StorageEngine } from '../storage/storage-engine';
+import { SERVER_CHECK_NAMES, withPassingUnreported, type ReadinessReport } from '../readiness-checks';
 import { addBuildInfoMetric } from './build-info-metric';
 import { addDatabasePoolMetrics } from './database-pool-metrics';
 import type { MetricsRegistry } from './metrics-registry';
@@ -11,8 +12,8 @@ import { withinDeadline } from '../storage/within-deadline';
 export type RemotesConfigReloadOutcome = 'taken' | 'refused';
 
 export interface OperationsMetricsParts {
-  /** The readiness checks by name (`GET /readyz`): the database, Redis, draining. */
-  readiness: () => Promise<Record<string, 'ok' | 'failing'>>;
+  /** The readiness checks by name as `GET /readyz` reports them (READINESS_CHECKS, and the application's own). */
+  readiness: () => Promise<ReadinessReport>;
   logger: Logger;
 }
 
@@ -38,20 +39,24 @@ export function addHostMetrics(
 }
 
 /**
- * `slots_readiness_check{check}`: 1 while a readiness check passes, 0 while it fails (the database, Redis, draining),
- * asked when Prometheus scrapes (left out after 3 s), so a dependency's outage is a series, not only a 503 of
- * `/readyz`.
+ * `slots_readiness_check{check}`: 1 while a readiness check passes, 0 while it fails, asked when Prometheus scrapes
+ * (left out after 3 s), so a dependency's outage is a series, not only a 503 of `/readyz`. A check of the server's own
+ * that `/readyz` reports only while it fails (`started`, `draining`) reads 1 while absent: each series of
+ * READINESS_CHECKS is there from the first scrape, but `redis`, there only where Redis is configured.
  */
 export function addReadinessMetrics(metrics: MetricsRegistry, parts: OperationsMetricsParts): void {
   metrics.gauge({
     name: 'slots_readiness_check',
-    help: 'Readiness checks of this host (as GET /readyz asks them): 1 passing, 0 failing, by check.',
+    help:
+      `Readiness checks of this host, as GET /readyz asks them (${SERVER_CHECK_NAMES.join(', ')}, ` +
+      "and the application's own): 1 passing, 0 failing, by check.",
     labelNames: ['check'] as const,
     async collect() {
       try {
         const checks = await withinDeadline(parts.readiness(), READINESS_SCRAPE_TIMEOUT_MS);
         this.reset();
-        for (const [check, state] of Object.entries(checks)) this.set({ check }, state === 'ok' ? 1 : 0);
+        for (const [check, state] of Object.entries(withPassingUnreported(checks)))
+          this.set({ check }, state === 'ok' ? 1 : 0);
       } catch (error) {
         this.reset();
         parts.logger.warn({ err: error }, 'metrics: the readiness checks did not answer');
