@@ -4,6 +4,7 @@
  * metrics guide check (metrics-guides.ts).
  */
 import { SLOT_LOAD_OUTCOMES } from '../../shared';
+import { SERVER_CHECK_NAMES } from '../../server/readiness-checks';
 import { REMOTE_METRIC_STATUSES } from '../../server/remotes/remote-descriptor-metrics';
 import type { MetricFamily } from './prometheus-text';
 
@@ -14,10 +15,13 @@ export type ClosedLabelValues = ReadonlyMap<string, ReadonlyMap<string, readonly
  * The labels whose values the server draws from a closed set, with where the set is read: the code's one definition
  * of it, or `exposition` where the server writes a series of every value from its first scrape (so that a rate has
  * its zero), which the exposition then holds whole. Labels named by what they count (remote, route, release) are open.
+ * The readiness checks' are the server's own (READINESS_CHECKS), not the exposition's: `redis` is there only where
+ * Redis is configured, and an application that embeds the server adds checks of its own, which no guide here names.
  */
 const CLOSED_LABELS: ReadonlyArray<{ metric: string; label: string; values: readonly string[] | 'exposition' }> = [
   { metric: 'slots_remote_descriptor_status', label: 'status', values: REMOTE_METRIC_STATUSES },
   { metric: 'slots_slot_loads_total', label: 'outcome', values: SLOT_LOAD_OUTCOMES },
+  { metric: 'slots_readiness_check', label: 'check', values: SERVER_CHECK_NAMES },
   { metric: 'slots_sign_ins_total', label: 'outcome', values: 'exposition' },
   { metric: 'slots_remotes_config_reloads_total', label: 'outcome', values: 'exposition' },
   { metric: 'slots_db_pool_connections', label: 'state', values: 'exposition' },
