@@ -49,7 +49,9 @@ export interface GracefulShutdownOptions {
   closeResources: () => Promise<void>;
   /**
    * The stores closeResources has not closed yet, as log lines name them (`PostgreSQL "slots" on db:5432`, `Redis at
-   * redis://…`): said when closing them did not end in time, so the operator knows which one to look at.
+   * redis://…`): said when closing them did not end in time. What is left open, not what held the close: the app
+   * closes in order, so a store after the one that does not answer is named too though it answers (Redis, whose own
+   * close is bounded, behind a frozen PostgreSQL that the last slot counts are written to).
    */
   storesNotClosed?: () => readonly string[];
   /** process.exit unless a test replaces it. */
