@@ -99,6 +99,8 @@ export class StartingListener {
       },
     );
     this.logger.info({ signal: error.signal }, START_STOPPED_MESSAGE);
+    // As on a second signal: stdout is written asynchronously, and an exit at once could lose the last lines.
+    await endLog(this.logger);
     process.exit(closed ? 0 : 1);
   }
 
