@@ -8,6 +8,7 @@
  * gracefully on SIGTERM/SIGINT (readiness off, requests in flight finished, stores closed, exit 0), and re-reads
  * REMOTES_CONFIG on SIGHUP.
  */
+import fs from 'node:fs';
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -78,38 +79,39 @@ export async function startServer(env: NodeJS.ProcessEnv, options: StartServerOp
   keepTickShapesAlive();
   // Said at the start: a mistyped DATABASE_PATH makes a new, empty installation rather than failing.
   const newDatabase = config.postgres === undefined ? newSqliteDatabase(config.databasePath) : undefined;
-  // With DATABASE_URL, readConfig insists on SESSION_SECRET: no file is written in the working folder.
-  const sessionSecret = config.sessionSecret ?? [loadOrCreateSessionSecret(config.databasePath).secret];
+  const { sessionSecret, madeSecretFile } = sessionSecretOf(config);
 
-  const app = createApp({
-    storage: storageSettingsOf(config),
-    sessionSecret,
-    nodeEnv: config.nodeEnv,
-    redisUrl: config.redisUrl,
-    trustProxy: config.trustProxy,
-    sessionIdleMs: config.sessionIdleMs,
-    sessionAbsoluteMs: config.sessionAbsoluteMs,
-    logger,
-    logRequests: config.logRequests,
-    ...(config.serveSourceMaps === undefined ? {} : { serveSourceMaps: config.serveSourceMaps }),
-    allowedOrigins: config.allowedOrigins,
-    ...(config.publicOrigin === undefined ? {} : { publicOrigin: config.publicOrigin }),
-    loginRateLimit: config.loginRateLimit,
-    teamTokenLimit: config.teamTokenLimit,
-    slotEvents: config.slotEvents,
-    remoteDescriptorTimeoutMs: config.remoteDescriptorTimeoutMs,
-    // With METRICS_PORT, /metrics is served on that port only; else, with METRICS_TOKEN, on the app's port.
-    ...(metricsEnabled(config.metrics)
-      ? { metrics: config.metrics.port === undefined ? { token: config.metrics.token } : {} }
-      : {}),
-    env,
-    // Traced, the fast path's answers keep their route on their HTTP span (`http.route`, `GET /slots`).
-    ...(tracingStarted() ? { nameTracedRoute } : {}),
-    ...(options.slotProblems === undefined ? {} : { slotProblems: options.slotProblems }),
-    ...((options.distDir ?? config.frontendDir) === undefined
-      ? {}
-      : { distDir: options.distDir ?? config.frontendDir }),
-  });
+  const app = withoutSecretIfRefused(madeSecretFile, () =>
+    createApp({
+      storage: storageSettingsOf(config),
+      sessionSecret,
+      nodeEnv: config.nodeEnv,
+      redisUrl: config.redisUrl,
+      trustProxy: config.trustProxy,
+      sessionIdleMs: config.sessionIdleMs,
+      sessionAbsoluteMs: config.sessionAbsoluteMs,
+      logger,
+      logRequests: config.logRequests,
+      ...(config.serveSourceMaps === undefined ? {} : { serveSourceMaps: config.serveSourceMaps }),
+      allowedOrigins: config.allowedOrigins,
+      ...(config.publicOrigin === undefined ? {} : { publicOrigin: config.publicOrigin }),
+      loginRateLimit: config.loginRateLimit,
+      teamTokenLimit: config.teamTokenLimit,
+      slotEvents: config.slotEvents,
+      remoteDescriptorTimeoutMs: config.remoteDescriptorTimeoutMs,
+      // With METRICS_PORT, /metrics is served on that port only; else, with METRICS_TOKEN, on the app's port.
+      ...(metricsEnabled(config.metrics)
+        ? { metrics: config.metrics.port === undefined ? { token: config.metrics.token } : {} }
+        : {}),
+      env,
+      // Traced, the fast path's answers keep their route on their HTTP span (`http.route`, `GET /slots`).
+      ...(tracingStarted() ? { nameTracedRoute } : {}),
+      ...(options.slotProblems === undefined ? {} : { slotProblems: options.slotProblems }),
+      ...((options.distDir ?? config.frontendDir) === undefined
+        ? {}
+        : { distDir: options.distDir ?? config.frontendDir }),
+    }),
+  );
   // Made before the start, and listening during it only when it takes long (below): what it answers until the start
   // has finished is the starting gate's, never the app's. What Node cannot read is answered before the app, with the
   // headers of every JSON answer.
@@ -239,6 +241,29 @@ export async function startServer(env: NodeJS.ProcessEnv, options: StartServerOp
 function storesNotClosed(app: App): string[] {
   const stores = [app.storage, ...(app.sessions.displayName === undefined ? [] : [app.sessions])];
   return stores.filter((store) => !store.closed).map((store) => store.displayName ?? '');
+}
+
+/**
+ * SESSION_SECRET's secrets, or the one kept beside the database, made by this start if there was none. With
+ * DATABASE_URL, readConfig insists on SESSION_SECRET: no file is written in the working folder.
+ */
+function sessionSecretOf(config: ServerConfig): { sessionSecret: string[]; madeSecretFile: string | undefined } {
+  if (config.sessionSecret !== undefined) return { sessionSecret: config.sessionSecret, madeSecretFile: undefined };
+  const kept = loadOrCreateSessionSecret(config.databasePath);
+  return { sessionSecret: [kept.secret], madeSecretFile: kept.created ? kept.file : undefined };
+}
+
+/**
+ * `open`'s app; a database it refuses (a file that is no SQLite database, a newer release's, a damaged one) also
+ * removes the session-secret file this start made beside it: the refused start leaves the folder as it found it.
+ */
+function withoutSecretIfRefused(madeSecretFile: string | undefined, open: () => App): App {
+  try {
+    return open();
+  } catch (error) {
+    if (madeSecretFile !== undefined) fs.rmSync(madeSecretFile, { force: true });
+    throw error;
+  }
 }
 
 function displayHost(host: string): string {

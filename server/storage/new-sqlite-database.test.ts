@@ -1,7 +1,7 @@
 /**
  * What a start says of the file at DATABASE_PATH that is not this installation's database: an empty one (0 bytes),
  * which SQLite makes a new database in as in a missing one, is said to be a new database; a file that is no SQLite
- * database is refused, and left as it was.
+ * database is refused, and its folder left as it was (no session-secret made beside it).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -51,8 +51,9 @@ it('a start in an empty file says it made a new database there, and serves it', 
   }
 });
 
-it('a start on a file that is no SQLite database refuses it, and writes nothing to it', async () => {
+it('a start on a file that is no SQLite database refuses it, and writes nothing to it or beside it', async () => {
   fs.writeFileSync(database, 'the notes someone kept here\n');
+  fs.writeFileSync(path.join(dir.path, 'notes.txt'), 'more notes\n');
   const server = start();
   expect(await server.exited).toBe(1);
   expect(server.output()).toContain(
@@ -61,6 +62,7 @@ it('a start on a file that is no SQLite database refuses it, and writes nothing 
   );
   expect(server.output()).not.toContain('Made a new database');
   expect(fs.readFileSync(database, 'utf8')).toBe('the notes someone kept here\n');
-  // Nothing of SQLite's beside it (a -journal, -wal or -shm).
-  expect(fs.readdirSync(dir.path).filter((name) => name.startsWith('app.db'))).toEqual(['app.db']);
+  // Nothing beside it: of SQLite's (a -journal, -wal or -shm), or the session-secret a start with its database makes.
+  expect(fs.readdirSync(dir.path).sort()).toEqual(['app.db', 'notes.txt']);
+  expect(fs.readFileSync(path.join(dir.path, 'notes.txt'), 'utf8')).toBe('more notes\n');
 });
