@@ -3,7 +3,7 @@
  * shipped Node flag>] [--entry <another compiled main.js>] [--starts <n>] [--postgres] [--cpu-prof]`. The compiled
  * server (server/main.ts through the server's own build, started with the flags it ships with, as `npm run serve` and
  * the image start it) is spawned with bench/harness/startup-probe.cjs, which notes when each phase ends; `/readyz` is
- * asked every few milliseconds from here until it answers 200, as the start-up suite of `npm run bench` asks `/healthz`
+ * asked every few milliseconds from here until it answers 200, as the start-up suite of `npm run bench` asks it
  * (bench/harness/start-until-ready.ts). Each start also reports the CPU time it used: on a busy machine the wall-clock
  * figures stretch with the wait for a core, the CPU time much less.
  *
@@ -173,7 +173,6 @@ function startOnce(variant: Variant, storage: Storage, work: string, nodeArgs: s
       OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: undefined,
       ...storage,
     },
-    readyPath: '/readyz',
     pollMs: READY_POLL_MS,
     timeoutMs: READY_TIMEOUT_MS,
   };

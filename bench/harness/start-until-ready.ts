@@ -8,23 +8,28 @@ export interface ServerStart {
   /** The server's environment; PORT is set here. */
   env: NodeJS.ProcessEnv;
   cwd: string;
-  /** `/healthz` (the process serves) or `/readyz` (it can: its stores answer, its start-up is done). */
-  readyPath: '/healthz' | '/readyz';
-  /** How often the path is asked: every poll may come up to this late after the server could answer. */
+  /** How often `/readyz` is asked: every poll may come up to this late after the server could answer. */
   pollMs: number;
   timeoutMs: number;
 }
 
 export interface ReadyServer {
-  /** From spawning `node` to the first 200 of the ready path, seen from outside. */
+  /**
+   * From spawning `node` to its first answer to `/readyz`, whatever the status: it listens and answers its probes,
+   * `/healthz` 200 from then. A start that listens once ready answers 200 at once (the same figure as readyMs); one
+   * that listens while starting (PostgreSQL applying the schema steps: health/starting-listener.ts) answers 503 first.
+   */
+  answeredMs: number;
+  /** From spawning `node` to the first 200 of `/readyz` (its stores answer, its start-up is done), seen from outside. */
   readyMs: number;
   pid: number;
 }
 
 /**
- * Spawns the server as a supervisor would, asks its ready path until it answers 200, hands it to `use` (to read its
- * memory, or a file it wrote), and stops it with SIGTERM whatever happens. Shared by bench/suites/server-startup.ts
- * (time to ready, idle memory) and bench/startup-phases.ts (the same start, phase by phase), so the two time one start.
+ * Spawns the server as a supervisor would, asks `/readyz` until it answers 200, hands it to `use` (to read its memory,
+ * or a file it wrote), and stops it with SIGTERM whatever happens. Shared by bench/suites/server-startup.ts (time to
+ * ready, idle memory) and bench/startup-phases.ts (the same start, phase by phase), so the two time one start. Not
+ * `/healthz`: a start that listens while it starts answers it 200 long before it can serve.
  */
 export async function whileReady<T>(start: ServerStart, use: (server: ReadyServer) => Promise<T>): Promise<T> {
   const port = await getFreePort();
@@ -40,20 +45,28 @@ export async function whileReady<T>(start: ServerStart, use: (server: ReadyServe
   child.stdout.on('data', keep);
   child.stderr.on('data', keep);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let answeredMs: number | undefined;
   try {
     for (;;) {
       if (child.exitCode !== null) throw new Error(`The server exited before it was ready:\n${output}`);
       if (performance.now() - started > start.timeoutMs) throw new Error(`Not ready in ${start.timeoutMs} ms.`);
-      try {
-        if ((await fetch(`http://127.0.0.1:${port}${start.readyPath}`)).status === 200) break;
-      } catch {
-        // Not listening yet.
-      }
+      const status = await readyzStatus(port);
+      const now = performance.now() - started;
+      if (status !== undefined) answeredMs ??= now;
+      if (status === 200) return await use({ answeredMs: answeredMs ?? now, readyMs: now, pid: child.pid! });
       await new Promise((resolve) => setTimeout(resolve, start.pollMs));
     }
-    return await use({ readyMs: performance.now() - started, pid: child.pid! });
   } finally {
     child.kill('SIGTERM');
     await exited;
+  }
+}
+
+/** The status `/readyz` answers with; undefined while nothing listens. */
+async function readyzStatus(port: number): Promise<number | undefined> {
+  try {
+    return (await fetch(`http://127.0.0.1:${port}/readyz`)).status;
+  } catch {
+    return undefined;
   }
 }

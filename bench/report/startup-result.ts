@@ -3,7 +3,12 @@ export interface StartupResult {
   name: string;
   /** Starts measured (after one untimed start that made the database). */
   starts: number;
-  /** Median time from spawning `node` to the first 200 of `/healthz`. */
+  /**
+   * Median time from spawning `node` to its first answer (`/readyz`, any status: it listens, `/healthz` 200 from
+   * then). The same as readyMs for a start that listens once ready; earlier for one that listens while it starts.
+   */
+  answeredMs: number;
+  /** Median time from spawning `node` to the first 200 of `/readyz`: it can serve. */
   readyMs: number;
   /** The slowest of those starts. */
   readyMsMax: number;
