@@ -99,6 +99,40 @@ describe('the Shown when rule builder', () => {
     expect(document.activeElement).toBe(button('Add a condition'));
   });
 
+  it('says the rule in words again at every edit, in a live region: heard while the focus stays in the rule', () => {
+    render(<Field initial={{ roles: ['editor'] }} />);
+    const words = document.getElementById('card-rule-hint')!;
+    // The group's description (read as the focus enters it) and, polite, said again at each edit made inside it.
+    expect(field().getAttribute('aria-describedby')).toBe(words.id);
+    expect(words.getAttribute('aria-live')).toBe('polite');
+    const said: string[] = [];
+    const heard = () => said.push(words.textContent ?? '');
+    fireEvent.click(nameBox('operator', 'roles', '1'));
+    heard();
+    fireEvent.change(control('Test of condition 1'), { target: { value: 'not' } });
+    heard();
+    fireEvent.click(button('Add a condition'));
+    heard();
+    fireEvent.change(control('Condition 2 is about'), { target: { value: 'flags' } });
+    fireEvent.click(nameBox('beta', 'flags', '2'));
+    heard();
+    fireEvent.click(toggle());
+    fireEvent.change(within(field()).getByLabelText(`JSON of the Shown when rule of ${NAME}`), {
+      target: { value: '{"tenants": ["acme"]}' },
+    });
+    heard();
+    // The same element throughout (a live region replaced is not heard): each edit's words in it at once.
+    expect(document.getElementById('card-rule-hint')).toBe(words);
+    expect(said).toEqual([
+      'Shown to: role editor or operator.',
+      'Shown to: not role editor or operator.',
+      'Not complete: condition 2 names no role yet (tick one). Until it is, the preview leaves this slot out and a ' +
+        'publish is refused.',
+      'Shown to: (not role editor or operator and flag beta on).',
+      'Shown to: tenant acme.',
+    ]);
+  });
+
   it('names each name’s box by what it toggles: the name, of which condition, in which card’s rule', () => {
     render(<Field initial={{ $any: [{ roles: ['editor'] }, { roles: ['viewer'] }, { tenants: ['acme'] }] }} />);
     // Each name found once (getByRole refuses two alike): the same role's boxes of conditions 1 and 2 told apart.

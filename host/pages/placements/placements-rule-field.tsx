@@ -37,7 +37,7 @@ const NO_PROBLEMS: readonly RuleProblemPlace[] = [];
 /**
  * A slot's "Shown when" rule: built from a form (conditions on roles, tenants, flags and permissions, combined with
  * "all of" or "any of", negated with "not", groups nested), or written as JSON by whoever prefers it. Either way the
- * rule is read back in words under it. Both show the one rule the draft holds, so switching keeps it; a rule the
+ * rule is read back in words under it, in a live region: said again at each edit. Both show the one rule the draft holds, so switching keeps it; a rule the
  * builder cannot show, or text that is not JSON yet, stays in JSON with a sentence saying why, nothing lost.
  */
 export function RuleField({ id, name, label, rule, setRule, touch, problems = NO_PROBLEMS }: RuleFieldProps) {
@@ -149,7 +149,10 @@ export function RuleField({ id, name, label, rule, setRule, touch, problems = NO
       ) : (
         <RuleBuilder id={id} name={name} tree={reading.tree ?? null} setRule={setRule} problemAt={problemAt} />
       )}
-      <p className={problem === null ? 'field__help' : 'field__error'} id={hintId}>
+      {/* Live, as well as the group's description: the description is read as the focus enters the group, and an
+          edit inside it (a box ticked, a test chosen, JSON typed) changed the words unsaid. Polite, so it waits for
+          what the screen reader is saying of the control itself. */}
+      <p className={problem === null ? 'field__help' : 'field__error'} id={hintId} aria-live="polite">
         {problem ?? words?.words ?? 'No rule: shown to everyone who sees the location.'}
       </p>
     </fieldset>
