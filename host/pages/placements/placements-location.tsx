@@ -30,6 +30,11 @@ export interface PlacementsLocationProps {
   outcome?: unknown;
   /** No location of this version (an upgrade renamed or removed it): its slots are shown to be removed. */
   gone?: boolean;
+  /**
+   * Called as its link to the preview is followed, before the preview's heading takes the focus: the preview shows
+   * this location then, as the link says, even where the preview's own choice moved it to another since.
+   */
+  previewHere?(): void;
 }
 
 /** One location of the draft: its slots in order, each editable, their problems, and a way to add one. */
@@ -68,7 +73,13 @@ export function PlacementsLocation(props: PlacementsLocationProps) {
           <p>
             {/* Focused here rather than by the address's hash: the page keeps its location in the address, and a hash
                 change with unsaved changes went through the router's leave guard as a navigation from outside it. */}
-            <a href={`#${PREVIEW_HEADING_ID}`} onClick={goToPreview}>
+            <a
+              href={`#${PREVIEW_HEADING_ID}`}
+              onClick={(event) => {
+                props.previewHere?.();
+                goToPreview(event);
+              }}
+            >
               See {location} as a chosen account would
             </a>{' '}
             (the preview below, with this draft and its unsaved changes).

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useRef } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import {
   PLACEMENTS_API_PATH,
@@ -114,6 +114,8 @@ function PlacementsEditor() {
   const publishButton = useRef<HTMLButtonElement>(null);
   // Whether the preview's heading had the focus as its chunk arrived (placements-preview-heading.tsx).
   const previewHeadingFocus = useRef(false);
+  // The location a link to the preview was followed from: a new object per press, which the preview takes.
+  const [previewLinked, setPreviewLinked] = useState<{ location: string } | null>(null);
 
   if ([overview, components].some((state) => state.status === 'error' && state.error.status === 403)) {
     return <OperatorsOnlyPage what="Placements are" />;
@@ -246,6 +248,7 @@ function PlacementsEditor() {
                   change={(index, change) => edit(changeSlotFollowingId(document, index, change, ids))}
                   add={gone ? undefined : (remote, component) => edit(addSlot(document, remote, at, component))}
                   outcome={outcome}
+                  previewHere={() => setPreviewLinked({ location: at })}
                 />
               );
             })}
@@ -265,6 +268,7 @@ function PlacementsEditor() {
                 headingFocus={previewHeadingFocus}
                 document={document}
                 location={chosen === FORM_SLOTS ? undefined : (chosen ?? undefined)}
+                linked={previewLinked}
               />
             </Suspense>
           </fieldset>

@@ -122,6 +122,29 @@ describe('the placements preview', () => {
     expect(fake.count('GET', PLACEMENTS_PREVIEW_PATH)).toBe(1);
   });
 
+  it('shows the location its link was followed from, even where the preview’s own choice moved it since', async () => {
+    const fake = api();
+    renderAppAt(fake, PLACEMENTS_PAGE_PATH, COMPONENTS);
+    const section = (await screen.findByText('Welcome card: Hello')).closest('section') as HTMLElement;
+    const previewed = within(section).getByLabelText('Location previewed') as HTMLSelectElement;
+    const lastAsked = () =>
+      (fake.requests.filter((request) => request.method === 'POST').at(-1)?.body as PlacementsPreviewRequest).location;
+    const edited = (await screen.findByRole('heading', { name: LOCATION, level: 2 })).closest('section') as HTMLElement;
+    const link = () => within(edited).getByRole('link', { name: `See ${LOCATION} as a chosen account would` });
+    fireEvent.change(previewed, { target: { value: 'header-banner' } });
+    await waitFor(() => expect(lastAsked()).toBe('header-banner'));
+
+    // The link says which location it shows: followed, the preview takes it, and its heading the focus.
+    fireEvent.click(link());
+    expect(previewed.value).toBe(LOCATION);
+    expect(document.activeElement).toBe(within(section).getByRole('heading', { name: 'Preview', level: 2 }));
+    await waitFor(() => expect(lastAsked()).toBe(LOCATION));
+    // Each press: the preview's own choice moved it again, the link takes it back.
+    fireEvent.change(previewed, { target: { value: 'header-banner' } });
+    fireEvent.click(link());
+    expect(previewed.value).toBe(LOCATION);
+  });
+
   it('draws the location inert, a picture to look at: its list of slots, outside it, says them in words', async () => {
     renderAppAt(api(), PLACEMENTS_PAGE_PATH, COMPONENTS);
     const drawn = await screen.findByText('Welcome card: Hello');

@@ -30,6 +30,11 @@ export interface PlacementsPreviewProps {
   document: PlacementsDocument;
   /** The location the editor shows: the preview follows it when it changes (its own choice stays free between). */
   location?: string;
+  /**
+   * The location a link to the preview was followed from (`See <location> as a chosen account would`), a new object
+   * per press: the preview takes it, whatever its own choice was, so what it shows is what the link said.
+   */
+  linked?: { location: string } | null;
   /** Whether the heading shown while this chunk loaded had the focus: the loaded heading then takes it. */
   headingFocus: PreviewHeadingFocus;
 }
@@ -49,7 +54,7 @@ type PreviewState =
  * left out and why). The server computes it as it computes `/meta` (POST /api/placements/preview); the slots render
  * with their own slot status, so they never count in the page's failed-slots notice, inspector or slot events.
  */
-export function PlacementsPreview({ document, location: shown, headingFocus }: PlacementsPreviewProps) {
+export function PlacementsPreview({ document, location: shown, linked, headingFocus }: PlacementsPreviewProps) {
   const client = useApiClient();
   const { user, expire } = useSession();
   // The page's, read once for its rule builders too (RuleChoicesContext): a read here asked again at every load.
@@ -59,6 +64,11 @@ export function PlacementsPreview({ document, location: shown, headingFocus }: P
   if (followed !== shown) {
     setFollowed(shown);
     if (shown !== undefined) setLocation(shown);
+  }
+  const [linkedFor, setLinkedFor] = useState(linked);
+  if (linkedFor !== linked) {
+    setLinkedFor(linked);
+    if (linked) setLocation(linked.location);
   }
   const [role, setRole] = useState<string>(OPERATOR_ROLE);
   const [tenant, setTenant] = useState(user?.currentTenant ?? '');
