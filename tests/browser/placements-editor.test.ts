@@ -56,11 +56,18 @@ it('places a component with its props form, reorders it by priority, publishes a
     // Without its required title, the saved draft names the problem at the slot, before any publish.
     await page.getByRole('button', { name: 'Save draft' }).click();
     await page.getByRole('status').filter({ hasText: 'Draft saved with 1 problem.' }).waitFor();
-    // In words, by the prop's label, at its field; the card's list links to it rather than saying it again.
-    await expect(section.locator('[data-placement-problems]').innerText()).resolves.toBe(
-      'Title: its problem is said at its field',
+    // In words, by the prop's label, at its field; the card's list links to it rather than saying it again, named
+    // as a staff member reads the field: its label in the form, of which slot, where (the location heard only).
+    const problems = section.locator('[data-placement-problems]');
+    await expect(problems.textContent()).resolves.toBe(
+      `Title of ${name} #1 at ${LOCATION}: its problem is said at its field`,
     );
     expect(await section.getByText('Title is required', { exact: true }).count()).toBe(1);
+    // Followed, the link takes the focus to the field: the props form opened with the problem of its title, named
+    // after its card too (to screen readers only).
+    const titleBox = section.getByRole('textbox', { name: /^Title \(required\) — WelcomeCard \(team_marketing\)/ });
+    await problems.getByRole('link', { name: `Title of ${name} #1 at ${LOCATION}`, exact: true }).click();
+    await expect(titleBox.evaluate((box) => box === document.activeElement)).resolves.toBe(true);
 
     // The preview: where the saved draft's slot lands among the code's.
     await expect(section.locator(`[data-placements-preview="${LOCATION}"] li`).allInnerTexts()).resolves.toEqual([
@@ -68,10 +75,7 @@ it('places a component with its props form, reorders it by priority, publishes a
       'WelcomeCard (draft, team_marketing)',
     ]);
 
-    // The props form opened with the problem of its title, named after its card too (to screen readers only).
-    await section
-      .getByRole('textbox', { name: /^Title \(required\) — WelcomeCard \(team_marketing\)/ })
-      .fill('Placed by an operator');
+    await titleBox.fill('Placed by an operator');
     await section.getByLabel(`Priority of ${name}`).fill('10');
     await publishAndWait(page, /Revision 1 published/);
     expect(await section.locator('[data-placement-problems]').count()).toBe(0);

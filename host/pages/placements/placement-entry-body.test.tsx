@@ -6,6 +6,7 @@ import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { useState } from 'react';
 import { deserialize, serialize } from 'node:v8';
 import type { JsonSchema, JsonValue, PlacementProblem } from '../../../shared';
+import { CardName } from './placement-card-name';
 import { PlacementEntryBody } from './placement-entry-body';
 
 // As in placement-props-form.test.tsx: the form library's CommonJS build, no ajv, a merger that does not merge.
@@ -110,7 +111,7 @@ it('says a prop’s problem once, at its field, the list linking to it rather th
     const { unmount } = render(
       <PlacementEntryBody
         id="entry"
-        name="ActivityTimeline"
+        name={<CardName name="ActivityTimeline (team_news) #2" where="at dashboard-after-cards" />}
         schema={schema}
         props={props}
         problems={[problem(props, message)]}
@@ -125,8 +126,14 @@ it('says a prop’s problem once, at its field, the list linking to it rather th
     expect(screen.queryByText(/^Limit is not valid/)).toBeNull();
     const described = (limit.getAttribute('aria-describedby') ?? '').split(' ');
     expect(described.some((id) => document.getElementById(id)?.textContent?.includes(said))).toBe(true);
-    const link = screen.getByRole('link', { name: 'Limit' });
-    expect(link.closest('li')?.textContent).toBe('Limit: its problem is said at its field');
+    // Named as a staff member reads the field: its label in the form, of which slot, where (the location heard only).
+    const link = screen.getByRole('link', {
+      name: 'Limit of ActivityTimeline (team_news) #2 at dashboard-after-cards',
+    });
+    expect(link.closest('li')?.textContent).toBe(
+      'Limit of ActivityTimeline (team_news) #2 at dashboard-after-cards: its problem is said at its field',
+    );
+    expect(link.querySelector('.visually-hidden')?.textContent).toBe(' at dashboard-after-cards');
     fireEvent.click(link);
     expect(document.activeElement).toBe(limit);
     unmount();

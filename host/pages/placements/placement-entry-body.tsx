@@ -29,7 +29,10 @@ export interface PlacementEntryBodyProps {
   saidAt?: ReadonlyMap<PlacementProblem, FieldLink>;
 }
 
-/** A field of the card a problem is said at: the element the list's link goes to, and the field's name. */
+/**
+ * A field of the card a problem is said at: the element the list's link goes to, and the field's label as its form
+ * shows it (`Shown when rule`), which the link says of the entry (`Shown when rule of Banner (team_marketing) #2`).
+ */
 export interface FieldLink {
   id: string;
   label: string;
@@ -106,8 +109,11 @@ export function PlacementEntryBody({
               <li key={`${problem.kind}|${problem.path ?? ''}|${problem.message}`}>
                 {field !== null ? (
                   <>
+                    {/* Named as its field's label names it, with the entry (and where it is, to screen readers): a
+                        list of links read out of the page (a screen reader's links list) said "Title" once per card,
+                        not which card's title. */}
                     <a href={`#${field.id}`} onClick={(event) => goToField(event, field.id)}>
-                      {field.label}
+                      {field.label} of {name}
                     </a>
                     : its problem is said at its field
                   </>

@@ -319,8 +319,9 @@ describe('a rule naming a tenant that does not exist', () => {
     // Said once in the card, not beside "Shown to: tenant acmee." and not again in the list.
     expect(within(card).getAllByText(/names the unknown tenant "acmee"/)).toHaveLength(1);
     expect(within(card).queryByText(/^Shown to:/)).toBeNull();
-    const link = within(card).getByRole('link', { name: 'Shown when rule' });
-    expect(link.closest('li')?.textContent).toBe('Shown when rule: its problem is said at its field');
+    // Named by the field's legend: which card's rule, where (a links list read out of the page tells them apart).
+    const link = within(card).getByRole('link', { name: `Shown when rule of ${name}` });
+    expect(link.closest('li')?.textContent).toBe(`Shown when rule of ${name}: its problem is said at its field`);
     fireEvent.click(link);
     expect(document.activeElement).toBe(box);
 
@@ -338,7 +339,7 @@ describe('a rule naming a tenant that does not exist', () => {
     fireEvent.change(others, { target: { value: 'acme' } });
     expect(others.getAttribute('aria-invalid')).toBe('false');
     expect(within(card).getByText(/^Shown to: /));
-    expect(within(card).queryByRole('link', { name: 'Shown when rule' })).toBeNull();
+    expect(within(card).queryByRole('link', { name: `Shown when rule of ${name}` })).toBeNull();
     expect(within(card).getByText(/^"visibleWhen.tenants" names the unknown tenant "acmee"/));
   });
 });
