@@ -168,8 +168,8 @@ describeWithCommand(
       testApp = await createDemoApp({ redisUrl: ownRedis.url, logger });
       let cookie = await signIn();
 
-      // Stopped: the connection is lost and every reconnect is refused.
-      await ownRedis.stop();
+      // Gone (killed, to be started again on its port): the connection is lost and every reconnect is refused.
+      await ownRedis.kill();
       await redisCheck('failing');
       const before = lines.length;
       for (const path of ['/me', '/meta', '/me']) {

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { getFreePort } from './free-port';
+import { getFreePort, releasePort } from './free-port';
 import { redisPing } from './redis-ping';
 
 export interface RedisServerOptions {
@@ -13,6 +13,13 @@ export interface RedisServerOptions {
 
 const PORT_ATTEMPTS = 3;
 const STOP_GRACE_MS = 5000;
+
+/**
+ * The Redis servers of each port `start()` picked: the first, and those the test brought back on its port after a
+ * crash (`start({ port })`). The port is given back (`releasePort`) when `stop()` leaves none of them running, not
+ * when one is killed, so that no other server of the test file takes the port between a crash and the restart.
+ */
+const onPickedPort = new Map<number, Set<RedisServerProcess>>();
 
 /**
  * A throwaway `redis-server` child process: a free port on 127.0.0.1, no RDB snapshots, no append-only file, so
@@ -51,9 +58,12 @@ export class RedisServerProcess {
       const redis = await RedisServerProcess.spawnOn(port, options);
       try {
         await redis.waitUntilReady(options.startTimeoutMs ?? 10_000);
+        const servers = options.port === undefined ? new Set<RedisServerProcess>() : onPickedPort.get(port);
+        if (servers) onPickedPort.set(port, servers.add(redis));
         return redis;
       } catch (error) {
         await redis.stop();
+        if (options.port === undefined) releasePort(port);
         lastError = error instanceof Error ? error : new Error(String(error));
         // Only a port taken between getFreePort() and the bind is worth another try.
         if (!/address already in use/i.test(redis.output())) throw lastError;
@@ -95,17 +105,28 @@ export class RedisServerProcess {
     return this.outputText;
   }
 
-  /** SIGTERM, then SIGKILL if it has not exited after a grace period. Safe to call twice. */
+  /**
+   * SIGTERM, then SIGKILL if it has not exited after a grace period. Safe to call twice. The last Redis stopped on a
+   * port `start()` picked gives the port back (see `onPickedPort`): to bring Redis back on its port, `kill()` it.
+   */
   async stop(): Promise<void> {
-    if (this.exited) return;
-    this.resume();
-    this.child.kill('SIGTERM');
-    const timer = setTimeout(() => this.child.kill('SIGKILL'), STOP_GRACE_MS);
-    await this.exitPromise;
-    clearTimeout(timer);
+    if (!this.exited) {
+      this.resume();
+      this.child.kill('SIGTERM');
+      const timer = setTimeout(() => this.child.kill('SIGKILL'), STOP_GRACE_MS);
+      await this.exitPromise;
+      clearTimeout(timer);
+    }
+    const servers = onPickedPort.get(this.port);
+    if (!servers?.has(this) || [...servers].some((redis) => redis.running)) return;
+    onPickedPort.delete(this.port);
+    releasePort(this.port);
   }
 
-  /** SIGKILL at once: Redis "goes away" the way a crashed or unreachable server does. */
+  /**
+   * SIGKILL at once: Redis "goes away" the way a crashed or unreachable server does. Its port stays held for a Redis
+   * started again on it (`start({ port })`) until `stop()`.
+   */
   async kill(): Promise<void> {
     if (this.exited) return;
     this.child.kill('SIGKILL');
