@@ -10,6 +10,7 @@ import pino from 'pino';
 import { REMOTE_DESCRIPTOR_FILE, type InspectedRemote, type RemotesPayload } from '../../shared';
 import { fakeManifest } from '../../testing/fake-manifest';
 import { createFixtureDist } from '../../testing/server/fixture-dist';
+import { holdRequestDeadlines } from '../../testing/server/held-deadlines';
 import { parsePrometheusText, sampleValue } from '../../testing/server/prometheus-text';
 import { addUser, createTestApp, signedInAgent, signedInOperator, type TestApp } from '../../testing/server/test-app';
 import { getFreePort } from '../../testing/system/free-port';
@@ -28,6 +29,7 @@ beforeEach(() => {
   dir = makeTempDir('slots-descriptor-status-');
 });
 afterEach(async () => {
+  jest.restoreAllMocks();
   await testApp?.close();
   testApp = undefined;
   await Promise.all(origins.splice(0).map((origin) => origin.close()));
@@ -220,9 +222,12 @@ describe('the status of a remote declared by entry', () => {
   });
 
   it('follows its origin once served from a release: down, timed out and back, alike on two hosts, and logged', async () => {
+    // Only a silent origin's requests time out, when it has them: with 250 ms of real time, the load of a busy machine
+    // timed out requests the origin was answering (the first host's import of the entry, a check while it answered).
+    const deadlines = holdRequestDeadlines();
     let answer: 'descriptor' | 'silent' | '404' = 'descriptor';
     const changing = await startHttpFixtureServer((req, res) => {
-      if (answer === 'silent') return;
+      if (answer === 'silent') return deadlines.expire();
       if (answer === 'descriptor' && req.url === '/team_up/mf-manifest.json') {
         res.writeHead(200).end(JSON.stringify(fakeManifest('team_up', ['Banner'])));
       } else if (answer === 'descriptor' && req.url === '/team_up/remoteEntry.js') {
