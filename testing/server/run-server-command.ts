@@ -19,9 +19,15 @@ export function runServerCommand(
   env: NodeJS.ProcessEnv,
   input = '',
 ): Promise<CommandRun> {
+  const file = path.join(REPO_ROOT, 'server', 'cli', script);
+  return runNode(['--import', 'tsx', file, ...args], REPO_ROOT, env, input);
+}
+
+/** `node <argv>` in `cwd`, `env` on top of this process's environment, `input` piped to stdin. */
+export function runNode(argv: readonly string[], cwd: string, env: NodeJS.ProcessEnv, input = ''): Promise<CommandRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'server', 'cli', script), ...args], {
-      cwd: REPO_ROOT,
+    const child = spawn(process.execPath, argv, {
+      cwd,
       env: { ...process.env, ...env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
