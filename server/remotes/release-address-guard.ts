@@ -1,0 +1,175 @@
+import dns from 'node:dns';
+import { isIP, type LookupFunction } from 'node:net';
+import { guardedFetch, type FetchLike } from './guarded-fetch';
+import { internalAddressKind, type InternalAddressKind } from './internal-address';
+import type { RemotesConfig } from './remotes-config';
+
+/** One answer of a name look-up. */
+export interface ResolvedAddress {
+  address: string;
+  family: number;
+}
+
+/** Every address a host name resolves to (the system's resolver by default; a test gives its own). */
+export type HostResolver = (hostname: string) => Promise<ResolvedAddress[]>;
+
+/** The system's resolver (`/etc/hosts`, then DNS), as Node resolves a name it connects to. */
+export const systemResolver: HostResolver = (hostname) => dns.promises.lookup(hostname, { all: true, verbatim: true });
+
+/** A connection refused because its host is, or resolved to, an internal address. */
+export class InternalAddressError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InternalAddressError';
+  }
+}
+
+export interface ReleaseAddressGuardOptions {
+  /** The configuration in use: a remote's `"releaseOrigins"` and its own entry. */
+  config: () => Pick<RemotesConfig, 'releaseOrigins' | 'remotes' | 'pending'>;
+  /**
+   * Whether loopback is allowed: the product reachable from this machine only ({@link reachedFromThisMachineOnly}),
+   * where whoever holds a token can ask this machine's loopback anyway. Otherwise loopback is internal too.
+   */
+  loopbackAllowed: boolean;
+  resolve?: HostResolver | undefined;
+}
+
+/**
+ * Keeps a team's release off the server's network when the operators named no origins for its remote: a remote
+ * without `"releaseOrigins"` takes releases from any origin the entry rules allow, except on an internal address
+ * (internal-address.ts; loopback only in production), unless that origin is the one of its own REMOTES_CONFIG entry,
+ * which the operators chose. Checked before anything is asked ({@link refusal}), and again on every connection made
+ * for such a release ({@link fetchFor}: its files at publish and at activation, its descriptor every 30 s while in
+ * force), by the look-up the connection uses: a name that answered a public address at the check and an internal
+ * one at the request (DNS rebinding) is refused there, nothing sent. `"releaseOrigins"` given, the list decides
+ * (release-origin-refusal.ts) and nothing here applies: what an allowed name resolves to is its owners' choice.
+ */
+export class ReleaseAddressGuard {
+  private readonly resolve: HostResolver;
+  private readonly guarded: FetchLike;
+
+  constructor(private readonly options: ReleaseAddressGuardOptions) {
+    this.resolve = options.resolve ?? systemResolver;
+    this.guarded = guardedFetch(this.lookup, (hostname) => {
+      const address = unbracketed(hostname);
+      const kind = isIP(address) === 0 ? null : this.refusedKind(address);
+      return kind === null ? null : new InternalAddressError(`${hostname} is ${describe(kind)}`);
+    });
+  }
+
+  /** Whether `url`, a release of `remote`'s, is held to the rule: no `"releaseOrigins"`, not its own entry's origin. */
+  applies(remote: string, url: URL): boolean {
+    const config = this.options.config();
+    if (config.releaseOrigins?.has(remote)) return false;
+    const own = [...config.remotes, ...config.pending].find(({ name }) => name === remote)?.entry;
+    return own === undefined || originOf(own) !== url.origin;
+  }
+
+  /**
+   * Why a release of `remote` may not be published at `entry`, or null: its host is an internal address, or a name
+   * that resolves to one (any of its addresses). A name that does not resolve is left to the request, which says so.
+   */
+  async refusal(remote: string, entry: URL): Promise<string | null> {
+    if (!this.applies(remote, entry)) return null;
+    const host = unbracketed(entry.hostname);
+    let found: { address: string; kind: InternalAddressKind } | null = null;
+    if (isIP(host) !== 0) {
+      const kind = this.refusedKind(host);
+      if (kind !== null) found = { address: host, kind };
+    } else {
+      const answers = await this.resolve(host).catch(() => []);
+      found = this.internalAnswer(answers);
+    }
+    if (found === null) return null;
+    const is = found.address === host ? 'is' : `resolves to ${found.address},`;
+    return (
+      `"entry" ${JSON.stringify(entry.href)} is on ${entry.origin}, whose host ${is} ${describe(found.kind)}: ` +
+      `remote "${remote}" has no "releaseOrigins" in REMOTES_CONFIG, ` +
+      "and without them a release is not taken from an address on the server's own network (the server would ask " +
+      `it), and nothing was asked there. If the team publishes from ${entry.origin} on purpose, ask the operators to ` +
+      `add "${entry.origin}" to the remote's "releaseOrigins" in REMOTES_CONFIG.`
+    );
+  }
+
+  /** What a request for `url`, a file of a release of `remote`, is made with. */
+  fetchFor(remote: string, url: string): FetchLike {
+    return this.applies(remote, new URL(url)) ? this.guarded : fetch;
+  }
+
+  /** The kind of internal address `address` is, when the rule refuses it (loopback only in production). */
+  private refusedKind(address: string): InternalAddressKind | null {
+    const kind = internalAddressKind(address);
+    return kind === 'loopback' && this.options.loopbackAllowed ? null : kind;
+  }
+
+  private internalAnswer(answers: readonly ResolvedAddress[]): { address: string; kind: InternalAddressKind } | null {
+    for (const { address } of answers) {
+      const kind = this.refusedKind(address);
+      if (kind !== null) return { address, kind };
+    }
+    return null;
+  }
+
+  /** The look-up of every guarded connection: one resolution, refused when any answer is internal. */
+  private readonly lookup: LookupFunction = (hostname, options, callback) => {
+    this.resolve(hostname).then(
+      (answers) => {
+        const internal = this.internalAnswer(answers);
+        if (internal !== null) {
+          const error = new InternalAddressError(
+            `${hostname} resolved to ${internal.address}, ${describe(internal.kind)}, which a release of a remote ` +
+              'without "releaseOrigins" may not reach: nothing was asked there',
+          );
+          callback(error, '', 0);
+          return;
+        }
+        const usable = options.family ? answers.filter(({ family }) => family === options.family) : answers;
+        if (usable.length === 0) {
+          const error = Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+          callback(error, '', 0);
+        } else if (options.all) {
+          (callback as unknown as (error: null, addresses: ResolvedAddress[]) => void)(null, usable);
+        } else {
+          callback(null, usable[0]!.address, usable[0]!.family);
+        }
+      },
+      (error: Error) => callback(error, '', 0),
+    );
+  };
+}
+
+/**
+ * Whether the product is reached from this machine only: outside production (`npm start` or `npm run dev` in a
+ * checkout), or in production listening on loopback (HOST, 127.0.0.1 by default) with no PUBLIC_URL or one on
+ * loopback. A product behind a proxy on the same machine listens on loopback too, but names its public address in
+ * PUBLIC_URL (security.md), so its releases stay off loopback.
+ */
+export function reachedFromThisMachineOnly(
+  development: boolean,
+  env: NodeJS.ProcessEnv,
+  publicOrigin: string | undefined,
+): boolean {
+  if (development) return true;
+  const listening = env.HOST === undefined || env.HOST.trim() === '' ? '127.0.0.1' : env.HOST.trim();
+  const onLoopback = (host: string) => host === 'localhost' || internalAddressKind(host) === 'loopback';
+  return onLoopback(listening) && (publicOrigin === undefined || onLoopback(new URL(publicOrigin).hostname));
+}
+
+/** `loopback` -> `a loopback address`; the kinds read as adjectives. */
+function describe(kind: InternalAddressKind): string {
+  return `${kind === 'unspecified' ? 'an' : 'a'} ${kind} address`;
+}
+
+function unbracketed(hostname: string): string {
+  return hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
+}
+
+/** The origin of an absolute entry, or null for a path on this server. */
+function originOf(entry: string): string | null {
+  try {
+    return new URL(entry).origin;
+  } catch {
+    return null;
+  }
+}
