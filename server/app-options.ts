@@ -15,6 +15,7 @@ import { DEFAULT_DESCRIPTOR_TIMEOUT_MS } from './remotes/http-descriptor-source'
 import { DEFAULT_DESCRIPTOR_RETRY_MS } from './remotes/descriptor-retry';
 import { DEFAULT_TEAM_TOKEN_LIMIT_SETTINGS, type TeamTokenLimitSettings } from './releases/team-token-limit-settings';
 import type { SlotProblemsMode } from './slots/slot-check-reporter';
+import type { HostResolver } from './remotes/release-address-guard';
 import type { StorageSettings } from './storage/open-storage';
 import { slotEventSettingsOf, type SlotEventOptions, type SlotEventSettings } from './slot-events/slot-event-settings';
 
@@ -96,6 +97,8 @@ export interface AppOptions {
    * release's files (REMOTE_DESCRIPTOR_TIMEOUT_MS; default 3 s).
    */
   remoteDescriptorTimeoutMs?: number;
+  /** How the hosts of releases' entries are resolved (release-address-guard.ts): tests give theirs; default DNS. */
+  resolveRemoteHost?: HostResolver;
   /**
    * How often a remote's origin is asked again: a descriptor not had yet, a REMOTES_CONFIG entry not made a release
    * yet, the origins of the remotes served (default 30 s).
@@ -163,6 +166,7 @@ export interface AppSettings {
   publicOrigin: string | undefined;
   slotProblems: SlotProblemsMode;
   remoteDescriptorTimeoutMs: number;
+  resolveRemoteHost: HostResolver | undefined;
   remoteRetryIntervalMs: number;
   releasePollMs: number;
   loginRateLimit: LoginRateLimitSettings;
@@ -216,6 +220,7 @@ export function appSettingsOf(options: AppOptions): AppSettings {
     publicOrigin: publicOriginOf(options.publicOrigin),
     slotProblems: options.slotProblems ?? 'fail',
     remoteDescriptorTimeoutMs: options.remoteDescriptorTimeoutMs ?? DEFAULT_DESCRIPTOR_TIMEOUT_MS,
+    resolveRemoteHost: options.resolveRemoteHost,
     remoteRetryIntervalMs: options.remoteRetryIntervalMs ?? DEFAULT_DESCRIPTOR_RETRY_MS,
     releasePollMs: options.releasePollMs ?? 1000,
     loginRateLimit: options.loginRateLimit ?? DEFAULT_LOGIN_RATE_LIMIT_SETTINGS,

@@ -3,6 +3,7 @@ import { redirectRefusal } from '../http/redirect-refusal';
 import { outgoingTraceHeaders } from '../observability/request-trace';
 import type { TraceContext } from '../observability/trace-context';
 import { DEFAULT_DESCRIPTOR_TIMEOUT_MS } from '../remotes/http-descriptor-source';
+import type { ReleaseAddressGuard } from '../remotes/release-address-guard';
 import {
   manifestExposeNames,
   manifestRemoteEntry,
@@ -37,6 +38,11 @@ export interface ReleaseFilesCheckOptions {
    * (manifest-cors.ts). Undefined: CORS is not checked, the server not knowing what origin to ask for.
    */
   pageOrigin?: string;
+  /**
+   * The requests for a team's releases go through it (release-address-guard.ts): a file on an internal address is
+   * refused, as an answer would be, nothing asked there. None: the global fetch (REMOTES_CONFIG's entries).
+   */
+  guard?: Pick<ReleaseAddressGuard, 'fetchFor'>;
 }
 
 /**
@@ -51,10 +57,12 @@ export interface ReleaseFilesCheckOptions {
 export class ReleaseFilesCheck {
   private readonly timeoutMs: number;
   private readonly pageOrigin: string | undefined;
+  private readonly guard: Pick<ReleaseAddressGuard, 'fetchFor'> | undefined;
 
   constructor(options: ReleaseFilesCheckOptions = {}) {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_DESCRIPTOR_TIMEOUT_MS;
     this.pageOrigin = options.pageOrigin;
+    this.guard = options.guard;
   }
 
   /**
@@ -81,7 +89,7 @@ export class ReleaseFilesCheck {
     components?: readonly string[],
   ): Promise<ReleaseFilesProblem | null> {
     const origin = pageOriginAsking(manifestUrl, this.pageOrigin);
-    const manifest = await this.get(manifestUrl, trace, origin, async (response) => {
+    const manifest = await this.get(remote, manifestUrl, trace, origin, async (response) => {
       const refused = origin === undefined ? null : manifestCorsRefusal(manifestUrl, response, origin);
       if (refused !== null) {
         await response.body?.cancel();
@@ -101,7 +109,7 @@ export class ReleaseFilesCheck {
     const problem = this.manifestProblem(remote, manifestUrl, manifest.read.text, components);
     if (typeof problem === 'string') return { message: problem, unanswered: false };
     const { entry, entryUrl } = problem;
-    const script = await this.get(entryUrl, trace, undefined, async (response) => {
+    const script = await this.get(remote, entryUrl, trace, undefined, async (response) => {
       return (await htmlInsteadOfScript(entryUrl, response)) ?? {};
     });
     if ('failed' in script) {
@@ -167,9 +175,10 @@ export class ReleaseFilesCheck {
   /**
    * GET `url` (from `origin` when given, as a page there asks): what `read` makes of a 200 (within the timeout too),
    * or what went wrong: what the origin answered (`<url> answered 404`, a redirect, what `read` refused), or that it
-   * did not answer (in time, or at all).
+   * did not answer (in time, or at all). `remote`: whose release the file is (the guard's rule).
    */
   private async get<T extends object>(
+    remote: string,
     url: string,
     trace: TraceContext | undefined,
     origin: string | undefined,
@@ -181,7 +190,8 @@ export class ReleaseFilesCheck {
       ...(errorAnswer && { errorAnswer }),
     });
     try {
-      const response = await fetch(url, {
+      const fetching = this.guard?.fetchFor(remote, url) ?? fetch;
+      const response = await fetching(url, {
         signal: AbortSignal.timeout(this.timeoutMs),
         headers: origin === undefined ? outgoingTraceHeaders(trace) : { ...outgoingTraceHeaders(trace), origin },
         // Read at the address given, never where its origin redirects to (redirectRefusal says why).
@@ -201,7 +211,9 @@ export class ReleaseFilesCheck {
       }
       const { cause } = error as Error & { cause?: { message?: unknown } };
       const why = typeof cause?.message === 'string' && cause.message !== '' ? cause.message : (error as Error).message;
-      return { failed: `${url}: ${why}`, unanswered: true };
+      // Refused by the guard, not unanswered: putting such a release in force is refused as an answer would be.
+      const guarded = (cause as { name?: unknown } | undefined)?.name === 'InternalAddressError';
+      return { failed: `${url}: ${why}`, unanswered: !guarded };
     }
   }
 }

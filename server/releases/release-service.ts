@@ -12,6 +12,7 @@ import {
 } from '../../shared';
 import type { Logger } from 'pino';
 import type { DescriptorSource } from '../remotes/descriptor-source';
+import type { ReleaseAddressGuard } from '../remotes/release-address-guard';
 import type { RemoteRegistry } from '../remotes/remote-registry';
 import { checkEntryUrl } from '../remotes/remote-entry-url';
 import { descriptorUrlOf } from '../remotes/remotes-config';
@@ -60,6 +61,8 @@ export interface ReleaseServiceParts extends ReleaseCheckSubjects {
   tenants: Pick<TenantStore, 'list'>;
   /** Checks that a published release's manifest and entry script answer (default: with the descriptor's timeout). */
   files?: ReleaseFilesCheck;
+  /** Refuses an entry on an internal address for a remote without `"releaseOrigins"` (release-address-guard.ts). */
+  addresses?: Pick<ReleaseAddressGuard, 'refusal'>;
   /** Where the changes asked of the service are logged (release-change-log.ts); the audit trail records them too. */
   logger: Pick<Logger, 'info'>;
 }
@@ -110,6 +113,8 @@ export class ReleaseService {
     // Before anything is asked: the entry names where the server's requests go (release-origin-refusal.ts).
     const notAllowed = releaseOriginRefusal(this.parts.remoteRegistry.config, remote, url);
     if (notAllowed) throw new ReleaseRefusedError(notAllowed);
+    const internal = await this.parts.addresses?.refusal(remote, url);
+    if (internal) throw new ReleaseRefusedError(internal);
     const descriptorUrl = descriptorUrlOf(url.href);
     if (descriptorUrl === null) throw new ReleaseRefusedError('"entry" must be the URL of an mf-manifest.json.');
     const existing = await this.parts.store.release(remote, version);

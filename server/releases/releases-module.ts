@@ -106,12 +106,10 @@ export class ReleasesModule implements AppModule {
         store: storage.displayName,
       }),
     });
-    // A release's manifest and entry script, asked as it is published (by a team or from REMOTES_CONFIG), within the
-    // descriptor's timeout too.
-    const files = new ReleaseFilesCheck({
-      timeoutMs: settings.remoteDescriptorTimeoutMs,
-      pageOrigin: settings.publicOrigin,
-    });
+    // A release's manifest and entry script, asked as it is published (by a team or from REMOTES_CONFIG) and put in
+    // force, within the descriptor's timeout too; a team's through the address guard (below).
+    const filesOptions = { timeoutMs: settings.remoteDescriptorTimeoutMs, pageOrigin: settings.publicOrigin };
+    const files = new ReleaseFilesCheck(filesOptions);
     this.configImports = new ConfigReleaseImports(
       this.configReleaseParts(files),
       settings.remoteRetryIntervalMs,
@@ -120,8 +118,10 @@ export class ReleasesModule implements AppModule {
     this.service = new ReleaseService({
       store: this.store,
       snapshot: this.snapshot,
-      source: remotes.descriptors,
-      files,
+      // A team's release is kept off internal addresses, on every request (release-address-guard.ts).
+      source: remotes.releaseDescriptors,
+      files: new ReleaseFilesCheck({ ...filesOptions, guard: remotes.addressGuard }),
+      addresses: remotes.addressGuard,
       production: !settings.development,
       tenants,
       logger,

@@ -4,6 +4,7 @@ import { redirectRefusal } from '../http/redirect-refusal';
 import { outgoingTraceHeaders } from '../observability/request-trace';
 import type { TraceContext } from '../observability/trace-context';
 import type { DescriptorOutcome, DescriptorSource } from './descriptor-source';
+import type { ReleaseAddressGuard } from './release-address-guard';
 import { parseRemoteDescriptorFile } from './remote-names';
 import type { PendingRemote } from './remotes-config';
 
@@ -20,6 +21,8 @@ export interface HttpDescriptorSourceOptions {
   timeoutMs?: number;
   /** Pass a kit dev server's `devEvents` on to the host (development servers only: it makes pages reload). */
   passDevEvents?: boolean;
+  /** The requests for releases' descriptors go through it (release-address-guard.ts); none: the global fetch. */
+  guard?: Pick<ReleaseAddressGuard, 'fetchFor'>;
 }
 
 /**
@@ -38,7 +41,8 @@ export class HttpDescriptorSource implements DescriptorSource {
 
   async read(remote: PendingRemote, trace?: TraceContext): Promise<DescriptorOutcome> {
     try {
-      const response = await fetch(remote.descriptorUrl, {
+      const fetching = this.options.guard?.fetchFor(remote.name, remote.descriptorUrl) ?? fetch;
+      const response = await fetching(remote.descriptorUrl, {
         signal: AbortSignal.timeout(this.timeoutMs),
         // The trace goes along (W3C traceparent), so the remote's logs can be matched to ours.
         headers: { Accept: 'application/json', ...outgoingTraceHeaders(trace) },

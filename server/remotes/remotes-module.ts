@@ -11,6 +11,7 @@ import type { SlotProblem } from '../slots/slot-contract';
 import type { SlotsModule } from '../slots/slots-module';
 import { HttpDescriptorSource } from './http-descriptor-source';
 import { createRemotesRouter } from './index';
+import { ReleaseAddressGuard, reachedFromThisMachineOnly, type HostResolver } from './release-address-guard';
 import { ReleaseTags } from './release-tags';
 import { RemoteRegistry } from './remote-registry';
 import { addRemoteDescriptorMetrics } from './remote-descriptor-metrics';
@@ -28,6 +29,8 @@ export interface RemotesSettings {
   remoteRetryIntervalMs: number;
   /** PUBLIC_URL's origin: the product's own pages, answered with CORS by its remotes' files; undefined: unknown. */
   publicOrigin: string | undefined;
+  /** How the hosts of releases' entries are resolved (release-address-guard.ts); default: the system's resolver. */
+  resolveRemoteHost?: HostResolver | undefined;
 }
 
 export interface RemotesModuleParts {
@@ -61,7 +64,12 @@ export interface ConfigReloadHooks {
  * the remotes served change.
  */
 export class RemotesModule implements AppModule {
+  /** REMOTES_CONFIG's entries, configuration: read wherever they are (the import of its entries as releases). */
   readonly descriptors: HttpDescriptorSource;
+  /** Keeps the releases of a remote without `"releaseOrigins"` off internal addresses (release-address-guard.ts). */
+  readonly addressGuard: ReleaseAddressGuard;
+  /** Descriptors read for releases too (a publish, the checks of the releases in force): through the guard. */
+  readonly releaseDescriptors: HttpDescriptorSource;
   readonly releaseTags: ReleaseTags;
   readonly registry: RemoteRegistry;
   /** Which remotes may fill each location (`allowRemotes`, and REMOTES_CONFIG's `"locations"`). */
@@ -75,14 +83,18 @@ export class RemotesModule implements AppModule {
   constructor(private readonly parts: RemotesModuleParts) {
     const { settings, logger, metrics, slots, resources } = parts;
     // Read before anything is opened: a bad configuration fails the start with nothing to clean up.
-    this.descriptors = new HttpDescriptorSource({
-      timeoutMs: settings.remoteDescriptorTimeoutMs,
-      passDevEvents: settings.development,
+    const descriptorOptions = { timeoutMs: settings.remoteDescriptorTimeoutMs, passDevEvents: settings.development };
+    this.descriptors = new HttpDescriptorSource(descriptorOptions);
+    this.addressGuard = new ReleaseAddressGuard({
+      config: () => this.registry.config,
+      loopbackAllowed: reachedFromThisMachineOnly(settings.development, settings.env, settings.publicOrigin),
+      resolve: settings.resolveRemoteHost,
     });
+    this.releaseDescriptors = new HttpDescriptorSource({ ...descriptorOptions, guard: this.addressGuard });
     this.releaseTags = new ReleaseTags(settings.secrets);
     this.registry = new RemoteRegistry(loadRemotesConfig(this.configSource()), {
       logger,
-      source: this.descriptors,
+      source: this.releaseDescriptors,
       releaseTags: this.releaseTags,
       retryIntervalMs: settings.remoteRetryIntervalMs,
       followDescriptorChanges: settings.development,
