@@ -69,8 +69,9 @@ describe('npm run token:add / token:revoke / token:list / user:add --role', () =
     expect(unpinned.stdout.trimEnd().split('\n').at(-1)).toMatch(/^slt_[0-9a-f]+_\S+$/);
     expect(unpinned.stderr).toBe(
       'Remote "team_billing" has no "releaseOrigins" in REMOTES_CONFIG: this token publishes releases from any origin ' +
-        'the entry rules allow, and the server asks the entry it names. Pin the origins its team deploys to before ' +
-        'handing the token over (docs/operators/releases.md#which-origins-a-team-publishes-from).\n',
+        'the entry rules allow off internal addresses (private, link-local, loopback once others reach the product: ' +
+        'refused), and the server asks the entry it names. Pin the origins its team deploys to before handing the token over ' +
+        '(docs/operators/releases.md#which-origins-a-team-publishes-from).\n',
     );
     const pinned = await run('team-token.ts', ['add', 'team_pinned'], testApp.databasePath);
     expect([pinned.code, pinned.stderr]).toEqual([0, '']);

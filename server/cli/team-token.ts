@@ -98,13 +98,15 @@ async function knownRemotes(releases: ReleaseStore): Promise<{ names: string[]; 
 
 /**
  * Said when a token is made for a remote whose releases' origins are not pinned: its team may then publish an entry
- * on any origin the entry rules allow, which the server asks (an internal address included) before anyone looks.
+ * on any origin the entry rules allow that is not on an internal address (release-address-guard.ts), which the
+ * server asks before anyone looks.
  */
 function unpinnedOriginsWarning(remote: string): string {
   return (
     `Remote "${remote}" has no "releaseOrigins" in REMOTES_CONFIG: this token publishes releases from any origin the ` +
-    'entry rules allow, and the server asks the entry it names. Pin the origins its team deploys to before handing ' +
-    'the token over (docs/operators/releases.md#which-origins-a-team-publishes-from).\n'
+    'entry rules allow off internal addresses (private, link-local, loopback once others reach the product: ' +
+    'refused), and the server asks the entry it names. Pin the origins its team deploys to before handing the ' +
+    'token over (docs/operators/releases.md#which-origins-a-team-publishes-from).\n'
   );
 }
 
