@@ -1,4 +1,4 @@
-import { reachedFromThisMachineOnly } from './release-address-guard';
+import { ownLoopbackOrigins, reachedFromThisMachineOnly, ReleaseAddressGuard } from './release-address-guard';
 
 describe('reachedFromThisMachineOnly', () => {
   it.each([
@@ -12,5 +12,32 @@ describe('reachedFromThisMachineOnly', () => {
     [false, { HOST: '127.0.0.1' }, 'https://admin.example.com', false],
   ])('development %s, %j, PUBLIC_URL %s: %s', (development, env, publicOrigin, expected) => {
     expect(reachedFromThisMachineOnly(development, env, publicOrigin)).toBe(expected);
+  });
+});
+
+describe('a release on this server itself', () => {
+  const guard = (env: NodeJS.ProcessEnv) =>
+    new ReleaseAddressGuard({
+      config: () => ({ releaseOrigins: undefined, remotes: [], pending: [] }),
+      loopbackAllowed: false,
+      ownOrigins: ownLoopbackOrigins(env),
+      resolve: async () => [{ address: '127.0.0.1', family: 4 }],
+    });
+  const refused = (env: NodeJS.ProcessEnv, entry: string) =>
+    guard(env)
+      .refusal('team_marketing', new URL(entry))
+      .then((why) => why !== null);
+
+  it.each([
+    [{ HOST: '0.0.0.0', PORT: '3000' }, 'http://127.0.0.1:3000/remotes/team_marketing/mf-manifest.json', false],
+    [{ HOST: '::' }, 'http://localhost:3000/remotes/team_marketing/mf-manifest.json', false],
+    [{ HOST: '127.0.0.1', PORT: '8080' }, 'http://[::1]:8080/remotes/team_marketing/mf-manifest.json', false],
+    // Another port on loopback is another program; and with HOST on one address, loopback is not this server.
+    [{ HOST: '0.0.0.0', PORT: '3000' }, 'http://127.0.0.1:3001/mf-manifest.json', true],
+    [{ HOST: '10.0.0.4', PORT: '3000' }, 'http://127.0.0.1:3000/mf-manifest.json', true],
+    [{ HOST: '0.0.0.0', PORT: '0' }, 'http://127.0.0.1:3000/mf-manifest.json', true],
+    [{ HOST: '0.0.0.0', PORT: '3000' }, 'http://127.0.0.2:3000/mf-manifest.json', true],
+  ])('%j, %s: refused %s', async (env, entry, expected) => {
+    expect(await refused(env, entry)).toBe(expected);
   });
 });

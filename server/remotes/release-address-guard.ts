@@ -32,6 +32,8 @@ export interface ReleaseAddressGuardOptions {
    * where whoever holds a token can ask this machine's loopback anyway. Otherwise loopback is internal too.
    */
   loopbackAllowed: boolean;
+  /** This server's own listener on loopback, which a release may always name ({@link ownLoopbackOrigins}). */
+  ownOrigins?: ReadonlySet<string>;
   resolve?: HostResolver | undefined;
 }
 
@@ -62,6 +64,8 @@ export class ReleaseAddressGuard {
   applies(remote: string, url: URL): boolean {
     const config = this.options.config();
     if (config.releaseOrigins?.has(remote)) return false;
+    // The server asking itself reaches what any client reaches: a built-in remote's files published as a release.
+    if (this.options.ownOrigins?.has(url.origin)) return false;
     const own = [...config.remotes, ...config.pending].find(({ name }) => name === remote)?.entry;
     return own === undefined || originOf(own) !== url.origin;
   }
@@ -154,6 +158,23 @@ export function reachedFromThisMachineOnly(
   const listening = env.HOST === undefined || env.HOST.trim() === '' ? '127.0.0.1' : env.HOST.trim();
   const onLoopback = (host: string) => host === 'localhost' || internalAddressKind(host) === 'loopback';
   return onLoopback(listening) && (publicOrigin === undefined || onLoopback(new URL(publicOrigin).hostname));
+}
+
+/**
+ * This server's own listener as loopback origins (`http://127.0.0.1:3000`, `localhost`, `[::1]`, and their `https`):
+ * a release there asks the server itself, its public routes only, so it is never held to the rule. Only where loopback
+ * at PORT is this server: HOST on loopback or on every address (`0.0.0.0`, `::`), and PORT a fixed one (0 picks any).
+ */
+export function ownLoopbackOrigins(env: NodeJS.ProcessEnv): ReadonlySet<string> {
+  const host = env.HOST === undefined || env.HOST.trim() === '' ? '127.0.0.1' : env.HOST.trim();
+  const everyAddress = ['0.0.0.0', '::', '[::]'].includes(host);
+  const port = env.PORT === undefined || env.PORT.trim() === '' ? 3000 : Number(env.PORT.trim());
+  if (!Number.isInteger(port) || port <= 0 || port > 65535) return new Set();
+  if (!everyAddress && host !== 'localhost' && internalAddressKind(unbracketed(host)) !== 'loopback') return new Set();
+  const origins = ['http', 'https'].flatMap((scheme) =>
+    ['127.0.0.1', 'localhost', '[::1]'].map((name) => new URL(`${scheme}://${name}:${port}`).origin),
+  );
+  return new Set(origins);
 }
 
 /** `loopback` -> `a loopback address`; the kinds read as adjectives. */

@@ -11,7 +11,12 @@ import type { SlotProblem } from '../slots/slot-contract';
 import type { SlotsModule } from '../slots/slots-module';
 import { HttpDescriptorSource } from './http-descriptor-source';
 import { createRemotesRouter } from './index';
-import { ReleaseAddressGuard, reachedFromThisMachineOnly, type HostResolver } from './release-address-guard';
+import {
+  ownLoopbackOrigins,
+  reachedFromThisMachineOnly,
+  ReleaseAddressGuard,
+  type HostResolver,
+} from './release-address-guard';
 import { ReleaseTags } from './release-tags';
 import { RemoteRegistry } from './remote-registry';
 import { addRemoteDescriptorMetrics } from './remote-descriptor-metrics';
@@ -88,6 +93,7 @@ export class RemotesModule implements AppModule {
     this.addressGuard = new ReleaseAddressGuard({
       config: () => this.registry.config,
       loopbackAllowed: reachedFromThisMachineOnly(settings.development, settings.env, settings.publicOrigin),
+      ownOrigins: ownLoopbackOrigins(settings.env),
       resolve: settings.resolveRemoteHost,
     });
     this.releaseDescriptors = new HttpDescriptorSource({ ...descriptorOptions, guard: this.addressGuard });
