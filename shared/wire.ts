@@ -411,10 +411,13 @@ export interface SessionBootData {
 
 /**
  * The session data of a page whose request carried no session: `GET /me` would answer 401, so the page does not ask
- * (a 401 in every anonymous visitor's console, and a round trip, for what the server knew).
+ * (a 401 in every anonymous visitor's console, and a round trip, for what the server knew). `slots`: the answer
+ * `GET /slots` would give the request (its very body), so the sign-in page renders its public slots in place with the
+ * form, without waiting for that request; absent from an older server's page, which the host then asks.
  */
 export interface SignedOutBootData {
   me: null;
+  slots?: SlotsPayload;
 }
 
 /** The session data the server put into a page: the signed-in user's first answers, or that nobody is signed in. */

@@ -59,8 +59,9 @@ export class HostPageModule implements AppModule {
         remotes: (req) => remotes.forRequest(req) ?? remotes.registry.remotes(),
         // Placeholders naming components, remotes and errors follow the server's mode, never the host's build mode.
         showSlotDetails: settings.development,
-        // Public slots only: the boot data inlined into index.html is served to anonymous visitors.
-        publicSlots: () => slots.payload.current().publicSlots,
+        // Public slots only: the boot data inlined into index.html is served to anonymous visitors. The encoded
+        // payload GET /slots answers from, so the page carries the same bytes.
+        publicSlots: () => slots.payload.current(),
         signedIn: (req) => signedInPage(req, { tenants, flags, metaBody: meta.body, sessionLimits: settings }),
       }),
     );

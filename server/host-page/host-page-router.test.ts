@@ -136,7 +136,10 @@ describe('what index.html carries for the remotes of its public slots', () => {
         distDir: dist.dir,
         sourceMaps: true,
         remotes: () => options.remotes ?? remotes(),
-        publicSlots: options.slots ?? (() => PUBLIC_SLOTS.slots),
+        publicSlots: () => {
+          const publicSlots = (options.slots ?? (() => PUBLIC_SLOTS.slots))();
+          return { publicSlots, publicBody: Buffer.from(JSON.stringify({ slots: publicSlots })) };
+        },
       }),
     );
     return app;

@@ -26,6 +26,7 @@ import {
   insertAtHeadEnd,
   NOBODY_SIGNED_IN,
   renderSessionBootData,
+  renderSignedOutBootData,
   SIGNED_OUT_BOOT_DATA,
   type SignedInPage,
 } from './session-boot-data';
@@ -49,8 +50,11 @@ export interface HostPageRouterOptions {
   remotes?: (req: Request) => readonly RemoteDescriptor[];
   /** Whether failed slots may show details on the page (the server does not run in production). */
   showSlotDetails?: boolean;
-  /** The public slots now (what GET /slots carries), read per request: the map the slots payload already built. */
-  publicSlots?: () => SlotMap;
+  /**
+   * The public slots now, read per request: the map the slots payload already built (for the hints and boot data),
+   * and the bytes GET /slots sends (its cached body), which the page of a request without a session carries.
+   */
+  publicSlots?: () => { readonly publicSlots: SlotMap; readonly publicBody: Buffer };
   /**
    * The signed-in user of a page request (the session loaded before this router); NOBODY_SIGNED_IN for a request
    * without a session; null when that is not known (a user of no tenant, the database down: the page asks GET /me).
@@ -149,8 +153,13 @@ export function createHostPageRouter(options: HostPageRouterOptions): Router {
       page = replaceHintsMarker(page, bootMarkup(req, signedIn.slots, 'signed-in'));
       page = insertAtHeadEnd(page, renderSessionBootData(signedIn));
     } else {
-      page = replaceHintsMarker(page, readSlots === null ? '' : bootMarkup(req, readSlots(), 'anonymous'));
-      if (session === NOBODY_SIGNED_IN) page = insertAtHeadEnd(page, SIGNED_OUT_BOOT_DATA);
+      // One read for both: the hints and the inlined slots are of the same registry version.
+      const slots = readSlots?.() ?? null;
+      page = replaceHintsMarker(page, slots === null ? '' : bootMarkup(req, slots.publicSlots, 'anonymous'));
+      if (session === NOBODY_SIGNED_IN) {
+        // `no-cache` (above) with no validator: every use of a stored copy asks again, so no cache shows old slots.
+        page = insertAtHeadEnd(page, slots === null ? SIGNED_OUT_BOOT_DATA : renderSignedOutBootData(slots.publicBody));
+      }
     }
     res.type('html').send(page);
   };

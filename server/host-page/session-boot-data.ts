@@ -14,11 +14,32 @@ export interface SignedInPage {
 /** What the page of a request without a session says of it (SignedOutBootData): nobody is signed in. */
 export const NOBODY_SIGNED_IN = 'nobody-signed-in';
 
-/** The {@link SignedOutBootData} element: the host then takes nobody for signed in without asking GET /me. */
+/**
+ * The {@link SignedOutBootData} element without the public slots (no `publicSlots` source given): the host then
+ * takes nobody for signed in without asking GET /me, and asks GET /slots.
+ */
 export const SIGNED_OUT_BOOT_DATA = `<script type="application/json" id="${SESSION_DATA_ELEMENT_ID}">{"me":null}</script>`;
 
 /** The escaped `/meta` text per cached body: it is escaped once, not per page. */
 const escapedMeta = new WeakMap<readonly Buffer[], string>();
+/** The signed-out element per cached GET /slots body (a new Buffer per registry version): built once, not per page. */
+const signedOutElements = new WeakMap<Buffer, string>();
+
+/**
+ * The {@link SignedOutBootData} element of a page whose request carried no session: `{"me":null,"slots":…}`, `slots`
+ * being `slotsBody`, the very bytes GET /slots sends now (the public locations only, the same for every visitor),
+ * escaped with jsonForHtml as the signed-in data is. The host renders the public slots from it at once, in their
+ * places around the sign-in form, instead of waiting for GET /slots (host/loader/slot-source.ts).
+ */
+export function renderSignedOutBootData(slotsBody: Buffer): string {
+  let element = signedOutElements.get(slotsBody);
+  if (element === undefined) {
+    const slots = jsonForHtml(slotsBody.toString('utf8'));
+    element = `<script type="application/json" id="${SESSION_DATA_ELEMENT_ID}">{"me":null,"slots":${slots}}</script>`;
+    signedOutElements.set(slotsBody, element);
+  }
+  return element;
+}
 
 /**
  * The {@link SessionBootData} element of a signed-in page: `{"me":…,"meta":…}` as a JSON data block the host reads
