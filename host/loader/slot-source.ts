@@ -1,5 +1,5 @@
 // The page's slots, one concept kept together: which payload the session calls for (GET /slots signed out, GET /meta
-// signed in, the data inlined in a signed-in page first), its loads and their failures, what is kept across a change
+// signed in, the data inlined in the page first), its loads and their failures, what is kept across a change
 // of identity (the public slots across a sign-in, nothing across a sign-out) and the sign-in readied before it is
 // shown. Over 300 lines because these rules decide together what a page may show; apart, each would re-read the
 // others' state.
@@ -101,8 +101,8 @@ function handled<T>(promise: Promise<T>): Promise<T> {
 }
 
 /**
- * Where the page's slot data comes from, outside React: the session data inlined in a signed-in page, else the
- * requests started with the page (GET /me with GET /slots on the sign-in page, GET /meta after GET /me elsewhere),
+ * Where the page's slot data comes from, outside React: the session data inlined in a signed-in page (or the public
+ * slots inlined in a signed-out one), else the requests started with the page (GET /me with GET /slots on the sign-in page, GET /meta after GET /me elsewhere),
  * then GET /meta or GET /slots again whenever the session changes. It follows the {@link SessionStore}: a new
  * identity gives out "loading" at once (nothing of another identity is ever shown; only the public slots of GET
  * /slots are kept on the way to signed in, being anybody's); a new tenant or revision keeps the current data until
@@ -115,7 +115,8 @@ export class SlotSource extends ExternalStore<SlotData> {
   /**
    * GET /slots started with the page on the guess that the visitor is signed out, made only on the sign-in page,
    * where that is almost always right; null elsewhere. The payload is public by construction, so a wrong guess
-   * shows nothing it should not.
+   * shows nothing it should not. When the page says nobody is signed in and carries the public slots, it is those,
+   * already answered, and no request is made.
    */
   readonly earlySlots: Promise<SlotsPayload> | null;
   /**
@@ -153,6 +154,7 @@ export class SlotSource extends ExternalStore<SlotData> {
     this.beforeSignedIn = beforeSignedIn ?? null;
     const onSignInPage = pathname === SIGN_IN_PATH;
     let me: Promise<MePayload>;
+    let inlinedSlots: Promise<SlotsPayload> | null = null;
     // The session data answers on every page, the sign-in page too: a signed-in visitor there is sent on at once,
     // with no GET /slots on the guess that nobody is signed in (one source of slots per session state).
     if (sessionData && sessionData.me !== null) {
@@ -160,12 +162,14 @@ export class SlotSource extends ExternalStore<SlotData> {
       this.earlySlots = null;
       this.earlyMeta = Promise.resolve(sessionData.meta);
     } else {
-      // A page whose request carried no session says so: GET /me would only answer its 401.
+      // A page whose request carried no session says so: GET /me would only answer its 401. Its public slots (what
+      // GET /slots answered the page's request) are the first answer, on any page: rendered with the form at once.
       me = handled(sessionData ? Promise.reject(nobodySignedIn()) : client.get<MePayload>('/me'));
-      this.earlySlots = onSignInPage ? handled(client.get<SlotsPayload>('/slots')) : null;
+      inlinedSlots = sessionData?.me === null && sessionData.slots ? Promise.resolve(sessionData.slots) : null;
+      this.earlySlots = onSignInPage ? (inlinedSlots ?? handled(client.get<SlotsPayload>('/slots'))) : null;
       this.earlyMeta = onSignInPage ? null : handled(me.then(() => client.get<MetaPayload>('/meta')));
     }
-    this.pending = { meta: this.earlyMeta, slots: this.earlySlots };
+    this.pending = { meta: this.earlyMeta, slots: this.earlySlots ?? inlinedSlots };
     // GET /me failed other than with a 401 (an outage): the early GET /meta was never made. The early GET /slots
     // answers the public slots shown through the outage (it reads no database, so it may well have answered).
     me.catch((error: unknown) => {

@@ -87,6 +87,19 @@ describe('readSessionData', () => {
     expect(readSessionData(sessionPage('null'))).toBeNull();
   });
 
+  it('reads the public slots of a page without a session, as the server escaped GET /slots into it', () => {
+    const slots = { slots: { 'login-before-form': [{ component: 'Callout', props: { text: '</script>&' } }] } };
+    const escaped = JSON.stringify({ me: null, slots }).replace(/[<>&]/g, (character) => {
+      return `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`;
+    });
+    expect(escaped).not.toContain('</script>');
+    expect(readSessionData(sessionPage(escaped))).toEqual({ me: null, slots });
+    // Slots of another shape are dropped, not the page's word that nobody is signed in: GET /slots is asked then.
+    for (const odd of [null, [], 'x', {}, { slots: [] }]) {
+      expect(readSessionData(sessionPage(JSON.stringify({ me: null, slots: odd })))).toEqual({ me: null });
+    }
+  });
+
   it('is null on a page without it, and for anything without the shape of both answers', () => {
     expect(readSessionData(document.implementation.createHTMLDocument('none'))).toBeNull();
     expect(readSessionData(page(JSON.stringify(SESSION)))).toBeNull();

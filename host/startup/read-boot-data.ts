@@ -5,6 +5,7 @@ import {
   type BootComponent,
   type RemoteDescriptor,
   type PageSessionData,
+  type SlotsPayload,
 } from '../../shared';
 import { parseRemotesPayload } from '../loader/remote-descriptors';
 
@@ -73,13 +74,18 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 /**
  * The session data the server put into a page (`<script type="application/json" id="slots-session-data">`): what
- * GET /me and GET /meta would answer a signed-in page, `{ me: null }` when the page's request carried no session, or
- * null when there is none (a development server, a user of no tenant) or it does not have their shape, and the host
- * then asks GET /me as usual. Only read, never run.
+ * GET /me and GET /meta would answer a signed-in page, `{ me: null }` when the page's request carried no session
+ * (with `slots`, what GET /slots would answer, when the server put it in and it has its shape), or null when there is
+ * none (a development server, a user of no tenant) or it does not have their shape, and the host then asks GET /me as
+ * usual. Only read, never run.
  */
 export function readSessionData(doc: Document | undefined = globalThis.document): PageSessionData | null {
   const value = doc ? readJsonElement(doc, SESSION_DATA_ELEMENT_ID) : null;
-  if (isObject(value) && value.me === null) return { me: null };
+  if (isObject(value) && value.me === null) {
+    // Public slots of another shape are left out: the host then asks GET /slots, as for an older server's page.
+    const slots = isObject(value.slots) && isObject(value.slots.slots) ? { slots: value.slots.slots } : null;
+    return slots ? { me: null, slots: slots as SlotsPayload } : { me: null };
+  }
   if (!isObject(value) || !isObject(value.me) || !isObject(value.me.user) || !isObject(value.meta)) return null;
   const { meta } = value;
   if (!Array.isArray(meta.dashboards) || !Array.isArray(meta.modules) || !isObject(meta.slots)) return null;

@@ -94,7 +94,8 @@ function windowMatchesMedia(query: string): boolean {
  * Everything a page load can start before React and the shell have arrived (host/index.ts runs it ahead of the
  * async boundary):
  * - the slot source: GET /me and, on the sign-in page, GET /slots, side by side (GET /meta after GET /me
- *   elsewhere), or nothing on a signed-in page that carries its session data;
+ *   elsewhere), or nothing on a page that carries its session data (a signed-in user's, or that nobody is signed in
+ *   with the public slots: those are the slot source's first answer);
  * - the remotes' descriptors, registered with the federation runtime (which fetches nothing for that): from the boot
  *   data the server put into index.html, else from GET /api/remotes;
  * - the modules of the components the page's public slots render start loading, from the remotes served with the
