@@ -13,6 +13,7 @@ import {
   type MetaPayload,
   type NavigationModule,
   type PageSessionData,
+  type SignedOutBootData,
   type SlotMap,
   type SlotsPayload,
 } from '../../shared';
@@ -113,10 +114,10 @@ function handled<T>(promise: Promise<T>): Promise<T> {
 export class SlotSource extends ExternalStore<SlotData> {
   readonly session: SessionStore;
   /**
+   * The public slots a page says nobody is signed in with (SignedOutBootData), already answered, on any page; else
    * GET /slots started with the page on the guess that the visitor is signed out, made only on the sign-in page,
    * where that is almost always right; null elsewhere. The payload is public by construction, so a wrong guess
-   * shows nothing it should not. When the page says nobody is signed in and carries the public slots, it is those,
-   * already answered, and no request is made.
+   * shows nothing it should not.
    */
   readonly earlySlots: Promise<SlotsPayload> | null;
   /**
@@ -154,7 +155,6 @@ export class SlotSource extends ExternalStore<SlotData> {
     this.beforeSignedIn = beforeSignedIn ?? null;
     const onSignInPage = pathname === SIGN_IN_PATH;
     let me: Promise<MePayload>;
-    let inlinedSlots: Promise<SlotsPayload> | null = null;
     // The session data answers on every page, the sign-in page too: a signed-in visitor there is sent on at once,
     // with no GET /slots on the guess that nobody is signed in (one source of slots per session state).
     if (sessionData && sessionData.me !== null) {
@@ -163,13 +163,18 @@ export class SlotSource extends ExternalStore<SlotData> {
       this.earlyMeta = Promise.resolve(sessionData.meta);
     } else {
       // A page whose request carried no session says so: GET /me would only answer its 401. Its public slots (what
-      // GET /slots answered the page's request) are the first answer, on any page: rendered with the form at once.
+      // GET /slots answered the page's request) are the first answer, on any page: rendered with the form at once
+      // (an older server's page has none, and the sign-in page asks). Checked where every slot answer is, when loaded.
       me = handled(sessionData ? Promise.reject(nobodySignedIn()) : client.get<MePayload>('/me'));
-      inlinedSlots = sessionData?.me === null && sessionData.slots ? Promise.resolve(sessionData.slots) : null;
-      this.earlySlots = onSignInPage ? (inlinedSlots ?? handled(client.get<SlotsPayload>('/slots'))) : null;
+      const inlined = (sessionData as SignedOutBootData | null)?.slots;
+      this.earlySlots = inlined
+        ? Promise.resolve(inlined)
+        : onSignInPage
+          ? handled(client.get<SlotsPayload>('/slots'))
+          : null;
       this.earlyMeta = onSignInPage ? null : handled(me.then(() => client.get<MetaPayload>('/meta')));
     }
-    this.pending = { meta: this.earlyMeta, slots: this.earlySlots ?? inlinedSlots };
+    this.pending = { meta: this.earlyMeta, slots: this.earlySlots };
     // GET /me failed other than with a 401 (an outage): the early GET /meta was never made. The early GET /slots
     // answers the public slots shown through the outage (it reads no database, so it may well have answered).
     me.catch((error: unknown) => {

@@ -5,7 +5,7 @@ import {
   type BootComponent,
   type RemoteDescriptor,
   type PageSessionData,
-  type SlotsPayload,
+  type SignedOutBootData,
 } from '../../shared';
 import { parseRemotesPayload } from '../loader/remote-descriptors';
 
@@ -81,11 +81,8 @@ function isObject(value: unknown): value is Record<string, unknown> {
  */
 export function readSessionData(doc: Document | undefined = globalThis.document): PageSessionData | null {
   const value = doc ? readJsonElement(doc, SESSION_DATA_ELEMENT_ID) : null;
-  if (isObject(value) && value.me === null) {
-    // Public slots of another shape are left out: the host then asks GET /slots, as for an older server's page.
-    const slots = isObject(value.slots) && isObject(value.slots.slots) ? { slots: value.slots.slots } : null;
-    return slots ? { me: null, slots: slots as SlotsPayload } : { me: null };
-  }
+  // Its public slots, when there, are checked where every slot answer is (parse-slot-map.ts).
+  if (isObject(value) && value.me === null) return value as unknown as SignedOutBootData;
   if (!isObject(value) || !isObject(value.me) || !isObject(value.me.user) || !isObject(value.meta)) return null;
   const { meta } = value;
   if (!Array.isArray(meta.dashboards) || !Array.isArray(meta.modules) || !isObject(meta.slots)) return null;
