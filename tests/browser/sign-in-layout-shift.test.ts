@@ -13,6 +13,28 @@ const BOUND = 0.05;
 const SLOTS_DELAY_MS = 400;
 
 /**
+ * Serves the sign-in page as an older server did, or one whose public slots were not known: its session data says
+ * nobody is signed in, without the public slots (`{"me":null}`), so the host asks GET /slots and the slots this file
+ * delays arrive after the form has been drawn. With them inlined (the server's page as it is), nothing is late:
+ * sign-in-inlined-slots.test.ts.
+ */
+async function withoutInlinedSlots(page: Page): Promise<void> {
+  await page.route(
+    (url) => url.pathname === '/login',
+    async (route) => {
+      if (route.request().resourceType() !== 'document') return route.continue();
+      const response = await route.fetch();
+      const html = (await response.text()).replace(
+        /(<script type="application\/json" id="slots-session-data">)\{"me":null,"slots":.*?\}(<\/script>)/s,
+        '$1{"me":null}$2',
+      );
+      if (!html.includes('{"me":null}</script>')) throw new Error('The sign-in page carries no signed-out data.');
+      await route.fulfill({ response, body: html });
+    },
+  );
+}
+
+/**
  * Records every layout shift from the start of the page (a PerformanceObserver for `layout-shift`, buffered), each
  * with the elements that moved and by how much, read by {@link layoutShift}.
  */
@@ -80,6 +102,7 @@ describe('the cold sign-in page', () => {
           await route.continue();
         },
       );
+      await withoutInlinedSlots(page);
       await page.addInitScript(RECORD_SHIFTS);
       await page.goto('/login');
 
@@ -180,6 +203,7 @@ describe('the sign-in form with a slow GET /slots', () => {
           await route.continue();
         },
       );
+      await withoutInlinedSlots(page);
       await page.addInitScript(RECORD_SHIFTS);
       await page.addInitScript(RECORD_FORM);
       try {

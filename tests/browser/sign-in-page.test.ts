@@ -1,4 +1,4 @@
-import { SlotLocation, type SlotEntry, type SlotsPayload } from '../../shared';
+import { SlotLocation, type SignedOutBootData, type SlotEntry, type SlotsPayload } from '../../shared';
 import { useBrowserSuite } from '../../testing/system/browser-suite';
 import { saveScreenshot } from '../../testing/system/screenshots';
 import {
@@ -31,6 +31,7 @@ function stringProp(entry: SlotEntry | undefined, name: string): string {
 }
 
 const FORM = 'form:has(input[name="password"])';
+const SESSION_DATA = /<script type="application\/json" id="slots-session-data">(.*?)<\/script>/s;
 
 describe('sign-in page', () => {
   it('renders the public slots of team_marketing around the form, in registration order, and nothing protected', async () => {
@@ -41,11 +42,11 @@ describe('sign-in page', () => {
     expect(componentNames(after)).toEqual(['AccountHelp']);
 
     const { page, log } = await suite.newPage();
-    const slotsAnswer = page.waitForResponse((response) => new URL(response.url()).pathname === '/slots');
-    await page.goto('/login');
+    const served = await page.goto('/login');
     await page.locator(`${FORM} input[name="username"]`).waitFor();
-    // What the page was given: public locations only.
-    const received = ((await (await slotsAnswer).json()) as SlotsPayload).slots;
+    // What the page was given, in its session data (what GET /slots answers): public locations only.
+    const inlined = SESSION_DATA.exec((await served?.text()) ?? '')?.[1] ?? '';
+    const received = (JSON.parse(inlined) as Required<SignedOutBootData>).slots.slots;
     expect(Object.keys(received).filter((location) => !SlotLocation.from(location).isPublic())).toEqual([]);
     expect(received).toEqual(slots);
 
@@ -89,7 +90,8 @@ describe('sign-in page', () => {
     expect((await renderedLocations(page)).filter((location) => !SlotLocation.from(location).isPublic())).toEqual([]);
 
     await page.waitForLoadState('networkidle');
-    expect(log.requestsTo('GET', '/slots').length).toBeGreaterThanOrEqual(1);
+    // The public slots came with the page: no GET /slots for them.
+    expect(log.requestsTo('GET', '/slots')).toEqual([]);
     expect(log.requestsTo('GET', '/meta')).toEqual([]);
     // The page says nobody is signed in: no GET /me for its 401, and so no failed request in the console.
     expect(log.requestsTo('GET', '/me')).toEqual([]);
