@@ -192,7 +192,16 @@ export class App {
     const checks = [...this.modules, ...this.settings.readinessChecks.map((check) => ({ readiness: check }))];
     const draining: ServerReadiness = this.lifecycle.draining ? { draining: 'failing' } : {};
     const starting: ServerReadiness = this.started ? {} : { started: 'failing' };
-    return Object.assign({}, ...(await Promise.all(checks.map((module) => module.readiness?.()))), starting, draining);
+    const reports = await Promise.all(checks.map((module) => module.readiness?.()));
+    // A check named twice (an option's check under a server's name, `database`) fails if either says so: the
+    // embedding application's `ok` never hides the server's own failing check, nor the other way round.
+    const merged: ReadinessReport = {};
+    for (const report of [...reports, starting, draining]) {
+      for (const [name, state] of Object.entries(report ?? {})) {
+        if (merged[name] !== 'failing') merged[name] = state;
+      }
+    }
+    return merged;
   };
 
   /** Closes the modules in reverse order (the database last); one that fails does not keep the others open. */

@@ -56,6 +56,16 @@ describe('GET /healthz and /readyz', () => {
     expect(response.body.checks).toEqual({ database: 'ok', draining: 'failing' });
   });
 
+  it("/readyz: a check given to the app under a server's check name never hides the server's failing one", async () => {
+    await testApp.close();
+    testApp = await createTestApp({ readinessChecks: [async () => ({ database: 'ok' })] });
+    expect((await request(testApp.app.handler).get('/readyz')).status).toBe(200);
+    testApp.app.database.close();
+    const response = await request(testApp.app.handler).get('/readyz');
+    expect(response.status).toBe(503);
+    expect(response.body.checks).toMatchObject({ database: 'failing' });
+  });
+
   it('both answer 405 to other methods', async () => {
     for (const path of ['/healthz', '/readyz']) {
       const response = await request(testApp.app.handler).delete(path);
