@@ -20,7 +20,7 @@ export interface ReadyServer {
    * that listens while starting (PostgreSQL applying the schema steps: health/starting-listener.ts) answers 503 first.
    */
   answeredMs: number;
-  /** From spawning `node` to the first 200 of `/readyz` (its stores answer, its start-up is done), seen from outside. */
+  /** From spawning `node` to the first 200 of `/readyz` (its stores answer, its start-up done), seen from outside. */
   readyMs: number;
   pid: number;
 }

@@ -103,13 +103,13 @@ function handled<T>(promise: Promise<T>): Promise<T> {
 
 /**
  * Where the page's slot data comes from, outside React: the session data inlined in a signed-in page (or the public
- * slots inlined in a signed-out one), else the requests started with the page (GET /me with GET /slots on the sign-in page, GET /meta after GET /me elsewhere),
- * then GET /meta or GET /slots again whenever the session changes. It follows the {@link SessionStore}: a new
- * identity gives out "loading" at once (nothing of another identity is ever shown; only the public slots of GET
- * /slots are kept on the way to signed in, being anybody's); a new tenant or revision keeps the current data until
- * the new data arrives; while who is signed in is unknown nothing is asked, and while GET /me fails (`unavailable`)
- * the public slots are loaded (GET /slots). A 401 on GET /meta expires the session. A sign-in made here is shown
- * with its GET /meta already answered (prepareSignIn).
+ * slots inlined in a signed-out one), else the requests started with the page (GET /me with GET /slots on the sign-in
+ * page, GET /meta after GET /me elsewhere), then GET /meta or GET /slots again whenever the session changes. It follows
+ * the {@link SessionStore}: a new identity gives out "loading" at once (nothing of another identity is ever shown; only
+ * the public slots of GET /slots are kept on the way to signed in, being anybody's); a new tenant or revision keeps the
+ * current data until the new data arrives; while who is signed in is unknown nothing is asked, and while GET /me fails
+ * (`unavailable`) the public slots are loaded (GET /slots). A 401 on GET /meta expires the session. A sign-in made here
+ * is shown with its GET /meta already answered (prepareSignIn).
  */
 export class SlotSource extends ExternalStore<SlotData> {
   readonly session: SessionStore;

@@ -37,8 +37,9 @@ const NO_PROBLEMS: readonly RuleProblemPlace[] = [];
 /**
  * A slot's "Shown when" rule: built from a form (conditions on roles, tenants, flags and permissions, combined with
  * "all of" or "any of", negated with "not", groups nested), or written as JSON by whoever prefers it. Either way the
- * rule is read back in words under it, in a live region: said again at each edit. Both show the one rule the draft holds, so switching keeps it; a rule the
- * builder cannot show, or text that is not JSON yet, stays in JSON with a sentence saying why, nothing lost.
+ * rule is read back in words under it, in a live region: said again at each edit. Both show the one rule the draft
+ * holds, so switching keeps it; a rule the builder cannot show, or text that is not JSON yet, stays in JSON with a
+ * sentence saying why, nothing lost.
  */
 export function RuleField({ id, name, label, rule, setRule, touch, problems = NO_PROBLEMS }: RuleFieldProps) {
   const current = rule === undefined ? '' : JSON.stringify(rule);
