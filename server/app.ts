@@ -24,7 +24,7 @@ import type { StoredRecordSource } from './resources/stored-record-source';
 import { SlotCheckModule } from './slot-check/slot-check-module';
 import { SlotEventsModule } from './slot-events/slot-events-module';
 import { ALLOW_REMOTES_AFTER_READY, type AllowListMap } from './slots/location-allow-lists';
-import type { ReadinessReport, ServerReadiness } from './readiness-checks';
+import { mergedReadiness, type ReadinessReport, type ServerReadiness } from './readiness-checks';
 import { warnedBeforeReady } from './health/served-before-ready';
 import { SlotRegistrationError, type SlotRegistrationMap } from './slots/slot-registry';
 import { SlotsModule } from './slots/slots-module';
@@ -192,16 +192,7 @@ export class App {
     const checks = [...this.modules, ...this.settings.readinessChecks.map((check) => ({ readiness: check }))];
     const draining: ServerReadiness = this.lifecycle.draining ? { draining: 'failing' } : {};
     const starting: ServerReadiness = this.started ? {} : { started: 'failing' };
-    const reports = await Promise.all(checks.map((module) => module.readiness?.()));
-    // A check named twice (an option's check under a server's name, `database`) fails if either says so: the
-    // embedding application's `ok` never hides the server's own failing check, nor the other way round.
-    const merged: ReadinessReport = {};
-    for (const report of [...reports, starting, draining]) {
-      for (const [name, state] of Object.entries(report ?? {})) {
-        if (merged[name] !== 'failing') merged[name] = state;
-      }
-    }
-    return merged;
+    return mergedReadiness([...(await Promise.all(checks.map((module) => module.readiness?.()))), starting, draining]);
   };
 
   /** Closes the modules in reverse order (the database last); one that fails does not keep the others open. */

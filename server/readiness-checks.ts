@@ -59,3 +59,18 @@ export function withPassingUnreported(report: ReadinessReport): ReadinessReport 
   );
   return { ...Object.fromEntries(passing.map((name) => [name, 'ok' as const])), ...report };
 }
+
+/**
+ * The reports of the parts as one: a check named twice (an option's check under a server's name, `database`) fails
+ * when either says so, so the embedding application's `ok` never hides the server's own failing check, nor the other
+ * way round.
+ */
+export function mergedReadiness(reports: readonly (ReadinessReport | ServerReadiness | undefined)[]): ReadinessReport {
+  const merged: ReadinessReport = {};
+  for (const report of reports) {
+    for (const [name, state] of Object.entries(report ?? {})) {
+      if (merged[name] !== 'failing') merged[name] = state as CheckState;
+    }
+  }
+  return merged;
+}
