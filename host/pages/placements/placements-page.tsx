@@ -40,11 +40,10 @@ const PlacementsPreview = lazy(() =>
 );
 
 /**
- * The placements editor, for operators (docs/operators/placements-editor.md): the draft's slots per location (add,
- * remove, priority, id, before and after, "Shown when", props from the component's schema), its form slots per resource
- * (placements-forms.tsx), a REMOTES_CONFIG file's import, its problems as the server finds them, the changes publishing
- * would make, a location as a chosen account would see it (placements-preview.tsx), publishing, the revisions with a
- * way back to each. Staff without placements:edit in the current tenant get "operators only".
+ * The placements editor, for operators (docs/operators/placements-editor.md): the draft's slots per location and its
+ * form slots per resource (placements-forms.tsx), a REMOTES_CONFIG file's import, the server's problems, the changes a
+ * publish makes, a location as a chosen account sees it (placements-preview.tsx), publishing, the revisions with a way
+ * back to each. Staff without placements:edit in the current tenant get "operators only".
  */
 export function PlacementsPage() {
   const { user } = useSession();
