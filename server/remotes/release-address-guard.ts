@@ -1,7 +1,7 @@
 import dns from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import { guardedFetch, type FetchLike } from './guarded-fetch';
-import { internalAddressKind, type InternalAddressKind } from './internal-address';
+import { internalAddress, isLoopbackAddress, type InternalAddress } from './internal-address';
 import type { RemotesConfig } from './remotes-config';
 
 /** One answer of a name look-up. */
@@ -55,8 +55,8 @@ export class ReleaseAddressGuard {
     this.resolve = options.resolve ?? systemResolver;
     this.guarded = guardedFetch(this.lookup, (hostname) => {
       const address = unbracketed(hostname);
-      const kind = isIP(address) === 0 ? null : this.refusedKind(address);
-      return kind === null ? null : new InternalAddressError(`${hostname} is ${describe(kind)}`);
+      const internal = isIP(address) === 0 ? null : this.refused(address);
+      return internal === null ? null : new InternalAddressError(`${hostname} is ${describe(internal)}`);
     });
   }
 
@@ -77,10 +77,10 @@ export class ReleaseAddressGuard {
   async refusal(remote: string, entry: URL): Promise<string | null> {
     if (!this.applies(remote, entry)) return null;
     const host = unbracketed(entry.hostname);
-    let found: { address: string; kind: InternalAddressKind } | null = null;
+    let found: { address: string; internal: InternalAddress } | null = null;
     if (isIP(host) !== 0) {
-      const kind = this.refusedKind(host);
-      if (kind !== null) found = { address: host, kind };
+      const internal = this.refused(host);
+      if (internal !== null) found = { address: host, internal };
     } else {
       const answers = await this.resolve(host).catch(() => []);
       found = this.internalAnswer(answers);
@@ -88,7 +88,7 @@ export class ReleaseAddressGuard {
     if (found === null) return null;
     const is = found.address === host ? 'is' : `resolves to ${found.address},`;
     return (
-      `"entry" ${JSON.stringify(entry.href)} is on ${entry.origin}, whose host ${is} ${describe(found.kind)}: ` +
+      `"entry" ${JSON.stringify(entry.href)} is on ${entry.origin}, whose host ${is} ${describe(found.internal)}: ` +
       `remote "${remote}" has no "releaseOrigins" in REMOTES_CONFIG, ` +
       "and without them a release is not taken from an address on the server's own network (the server would ask " +
       `it), and nothing was asked there. If the team publishes from ${entry.origin} on purpose, ask the operators to ` +
@@ -101,16 +101,19 @@ export class ReleaseAddressGuard {
     return this.applies(remote, new URL(url)) ? this.guarded : fetch;
   }
 
-  /** The kind of internal address `address` is, when the rule refuses it (loopback only in production). */
-  private refusedKind(address: string): InternalAddressKind | null {
-    const kind = internalAddressKind(address);
-    return kind === 'loopback' && this.options.loopbackAllowed ? null : kind;
+  /**
+   * How `address` is internal, when the rule refuses it. Loopback is refused only on a product others reach, and
+   * only as this machine's: 127.0.0.1 carried in another form (`64:ff9b::7f00:1`) is a translator's or a relay's.
+   */
+  private refused(address: string): InternalAddress | null {
+    const internal = internalAddress(address);
+    return this.options.loopbackAllowed && isLoopbackAddress(address) ? null : internal;
   }
 
-  private internalAnswer(answers: readonly ResolvedAddress[]): { address: string; kind: InternalAddressKind } | null {
+  private internalAnswer(answers: readonly ResolvedAddress[]): { address: string; internal: InternalAddress } | null {
     for (const { address } of answers) {
-      const kind = this.refusedKind(address);
-      if (kind !== null) return { address, kind };
+      const internal = this.refused(address);
+      if (internal !== null) return { address, internal };
     }
     return null;
   }
@@ -119,10 +122,10 @@ export class ReleaseAddressGuard {
   private readonly lookup: LookupFunction = (hostname, options, callback) => {
     this.resolve(hostname).then(
       (answers) => {
-        const internal = this.internalAnswer(answers);
-        if (internal !== null) {
+        const found = this.internalAnswer(answers);
+        if (found !== null) {
           const error = new InternalAddressError(
-            `${hostname} resolved to ${internal.address}, ${describe(internal.kind)}, which a release of a remote ` +
+            `${hostname} resolved to ${found.address}, ${describe(found.internal)}, which a release of a remote ` +
               'without "releaseOrigins" may not reach: nothing was asked there',
           );
           callback(error, '', 0);
@@ -156,7 +159,7 @@ export function reachedFromThisMachineOnly(
 ): boolean {
   if (development) return true;
   const listening = env.HOST === undefined || env.HOST.trim() === '' ? '127.0.0.1' : env.HOST.trim();
-  const onLoopback = (host: string) => host === 'localhost' || internalAddressKind(host) === 'loopback';
+  const onLoopback = (host: string) => host === 'localhost' || isLoopbackAddress(host);
   return onLoopback(listening) && (publicOrigin === undefined || onLoopback(new URL(publicOrigin).hostname));
 }
 
@@ -170,16 +173,20 @@ export function ownLoopbackOrigins(env: NodeJS.ProcessEnv): ReadonlySet<string> 
   const everyAddress = ['0.0.0.0', '::', '[::]'].includes(host);
   const port = env.PORT === undefined || env.PORT.trim() === '' ? 3000 : Number(env.PORT.trim());
   if (!Number.isInteger(port) || port <= 0 || port > 65535) return new Set();
-  if (!everyAddress && host !== 'localhost' && internalAddressKind(unbracketed(host)) !== 'loopback') return new Set();
+  if (!everyAddress && host !== 'localhost' && !isLoopbackAddress(unbracketed(host))) return new Set();
   const origins = ['http', 'https'].flatMap((scheme) =>
     ['127.0.0.1', 'localhost', '[::1]'].map((name) => new URL(`${scheme}://${name}:${port}`).origin),
   );
   return new Set(origins);
 }
 
-/** `loopback` -> `a loopback address`; the kinds read as adjectives. */
-function describe(kind: InternalAddressKind): string {
-  return `${kind === 'unspecified' ? 'an' : 'a'} ${kind} address`;
+/**
+ * `loopback` -> `a loopback address`, the kinds reading as adjectives; one carried in another form says which
+ * IPv4 address made it internal: `a loopback address (127.0.0.1, in NAT64 form)`.
+ */
+function describe({ kind, carried }: InternalAddress): string {
+  const how = carried === undefined ? '' : ` (${carried.ipv4}, in ${carried.form} form)`;
+  return `${kind === 'unspecified' ? 'an' : 'a'} ${kind} address${how}`;
 }
 
 function unbracketed(hostname: string): string {
