@@ -1,48 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import dgram from 'node:dgram';
-import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { getFreePort, portRange } from './free-port';
-import { REPO_ROOT } from './repo-root';
-import { makeTempDir } from '../temp-dir';
-
-const FREE_PORT_MODULE = path.join(__dirname, 'free-port.ts');
-
-/** Another run on the same machine: a process of its own that asks for a port and holds it until its stdin ends. */
-function otherRun(environment: NodeJS.ProcessEnv = {}): { child: ChildProcess; answer: Promise<string> } {
-  return otherProcess(
-    `require(${JSON.stringify(FREE_PORT_MODULE)}).getFreePort().then(
-    (port) => console.log(port), (error) => console.log(error.message));`,
-    environment,
-  );
-}
-
-/** A process of its own running `code`, which prints one line; it lives until its stdin ends. */
-function otherProcess(code: string, environment: NodeJS.ProcessEnv): { child: ChildProcess; answer: Promise<string> } {
-  const held = `${code}\nprocess.stdin.resume(); process.stdin.on('end', () => process.exit(0));`;
-  const child = spawn(process.execPath, ['--import', 'tsx', '-e', held], {
-    env: { ...process.env, JEST_WORKER_ID: process.env.JEST_WORKER_ID ?? '1', ...environment },
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  const answer = new Promise<string>((resolve, reject) => {
-    let text = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      text += chunk.toString();
-      if (text.includes('\n')) resolve(text.trim());
-    });
-    child.once('exit', (code) => reject(new Error(`the other run ended (${code}) before it answered: ${text}`)));
-  });
-  return { child, answer };
-}
-
-function ended(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    child.once('exit', () => resolve());
-    child.stdin?.end();
-  });
-}
+import { ended, otherProcess, otherRun } from './free-port-other-runs';
 
 /** Whether a UDP socket can take `port` now: false while some process's reservation holds it. */
 function udpBindable(port: number): Promise<boolean> {
@@ -148,39 +109,6 @@ describe('getFreePort', () => {
       if (index > 0) expect(port).not.toBe(ports[index - 1]);
     }
   });
-
-  it("ends a test file's reservations after its last test, so that the next file in the worker has the port", async () => {
-    // A port nobody holds: another run's, once that run has ended.
-    const other = otherRun();
-    children.push(other.child);
-    const port = Number(await other.answer);
-    await ended(other.child);
-
-    const folder = makeTempDir('slots-free-port-files-');
-    try {
-      const file = `import { getFreePort } from ${JSON.stringify(FREE_PORT_MODULE)};
-        it('gets the one port of its range', async () => expect(await getFreePort()).toBe(${port}));`;
-      for (const name of ['a.test.ts', 'b.test.ts']) fs.writeFileSync(path.join(folder.path, name), file);
-      const config = {
-        rootDir: folder.path,
-        testEnvironment: 'node',
-        transform: { '^.+\\.ts$': require.resolve('@swc/jest', { paths: [REPO_ROOT] }) },
-      };
-      // Both files in one process, one after the other: a Jest worker's life.
-      const jest = spawn(
-        process.execPath,
-        [require.resolve('jest/bin/jest', { paths: [REPO_ROOT] }), '--runInBand', '--config', JSON.stringify(config)],
-        { cwd: folder.path, env: { ...process.env, TEST_PORT_RANGE: `${port}-${port}`, CI: '' }, stdio: 'pipe' },
-      );
-      let output = '';
-      jest.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      jest.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      const code = await new Promise<number | null>((resolve) => jest.once('exit', resolve));
-      expect({ code, output }).toEqual({ code: 0, output: expect.stringContaining('Tests:       2 passed, 2 total') });
-    } finally {
-      folder.remove();
-    }
-  }, 60_000);
 
   it('reads TEST_PORT_RANGE as first-last, and says what it expected of a bad one', () => {
     expect(portRange({})).toEqual({ first: 20_000, last: 31_999 });

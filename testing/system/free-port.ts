@@ -13,8 +13,8 @@ import net from 'node:net';
  * run's `getFreePort` cannot bind it and skips the port.
  *
  * With `TEST_PORT_RANGE` set, a reservation is held for the test file that asked for it: in Jest it ends after the
- * file's last test (a worker runs many files one after another, each with its own copy of this module, and the
- * reservations of files long finished used to fill a narrow range). Otherwise, and outside Jest, it is held until the
+ * file's last test (a worker runs many files one after another, and the reservations of files long finished used to
+ * fill a narrow range), whichever copy of this module took it (see `state`). Otherwise, and outside Jest, it is held until the
  * process ends, as the default range (a block of 1,000 per worker) has room for a worker's every file, and a port
  * that no later file of the worker can take is one less way for a file's late-closing server to meet another's. The
  * kernel drops a reservation when the process ends, however it ends. A helper whose server has closed gives its port
@@ -48,39 +48,60 @@ export function portRange(environment: NodeJS.ProcessEnv = process.env): PortRan
 const range = portRange();
 const size = range.last - range.first + 1;
 const workerBlock = (Math.max(1, Number(process.env.JEST_WORKER_ID ?? '1')) - 1) % BLOCKS;
-// Where this process starts: a random place in its worker's block of the default range, or anywhere in a given one.
-let next = process.env.TEST_PORT_RANGE
-  ? Math.floor(Math.random() * size)
-  : workerBlock * BLOCK_SIZE + Math.floor(Math.random() * BLOCK_SIZE);
 
 interface Reservation {
   socket: dgram.Socket;
-  /** When its holder gave it back (`releasePort`), in the order of this counter; undefined while held. */
+  /** When its holder gave it back (`releasePort`), in the order of `givenBackCount`; undefined while held. */
   givenBack?: number;
+  /** The global object of the test file (Jest gives each its own) that took it; the one global outside Jest. */
+  file: object;
 }
 
-/** The reservations this copy of the module holds (see above); kept so that they are not collected. */
-const reservations = new Map<number, Reservation>();
-let givenBackCount = 0;
+interface Reservations {
+  /** Every reservation this process holds (see above); kept so that they are not collected. */
+  held: Map<number, Reservation>;
+  givenBackCount: number;
+  /** Where the next search starts (modulo a range's size). */
+  next: number;
+}
+
+/**
+ * The reservations are the process's, not this copy's: a copy loaded in a test (`jest.isolateModules`,
+ * `jest.resetModules`) hands out no port another copy holds, takes one given back by any copy, and has its ports
+ * given back with the file's (see `endReservations`). Jest gives each test file a global object of its own, but the
+ * same Node built-in modules, so the state hangs on `dgram` under a key every copy of this module finds.
+ */
+const STATE_KEY = Symbol.for('slots.testing.free-port.reservations');
+const shared = dgram as unknown as { [STATE_KEY]?: Reservations };
+const state = (shared[STATE_KEY] ??= {
+  held: new Map(),
+  givenBackCount: 0,
+  // Where this process starts: a random place in its worker's block of the default range, or anywhere in a given one.
+  next: process.env.TEST_PORT_RANGE
+    ? Math.floor(Math.random() * size)
+    : workerBlock * BLOCK_SIZE + Math.floor(Math.random() * BLOCK_SIZE),
+});
 
 /**
  * A TCP port free on `host` now and reserved (see above), for a server that needs its port before
  * it starts (PORT=...), or as a port nothing listens on. A port in use, or reserved by another run, is skipped.
  */
 export async function getFreePort(host = '127.0.0.1'): Promise<number> {
+  // A test file that got its ports only through copies that could add no hook: it ended, and the ports with it.
+  if (process.env.TEST_PORT_RANGE) await endReservations(({ file }) => file !== globalThis);
   for (let tried = 0; tried < size; tried++) {
-    const port = range.first + (next++ % size);
-    if (reservations.has(port)) continue;
+    const port = range.first + (state.next++ % size);
+    if (state.held.has(port)) continue;
     const socket = await reserve(port);
     if (!socket) continue;
     if (await isFree(host, port)) {
-      reservations.set(port, { socket });
+      state.held.set(port, { socket, file: globalThis });
       return port;
     }
     await new Promise<void>((closed) => socket.close(() => closed()));
   }
   // Every port of the range is held by someone: one given back here, the longest ago, if nothing listens there.
-  const givenBack = [...reservations].filter(([, reservation]) => reservation.givenBack !== undefined);
+  const givenBack = [...state.held].filter(([, reservation]) => reservation.givenBack !== undefined);
   givenBack.sort(([, a], [, b]) => (a.givenBack ?? 0) - (b.givenBack ?? 0));
   for (const [port, reservation] of givenBack) {
     if (!(await isFree(host, port))) continue;
@@ -95,27 +116,35 @@ export async function getFreePort(host = '127.0.0.1'): Promise<number> {
  * again when its range runs short (see above). Its reservation against other runs lasts until the test file ends.
  */
 export function releasePort(port: number): void {
-  const reservation = reservations.get(port);
-  if (reservation && reservation.givenBack === undefined) reservation.givenBack = ++givenBackCount;
+  const reservation = state.held.get(port);
+  if (reservation && reservation.givenBack === undefined) reservation.givenBack = ++state.givenBackCount;
 }
 
-/** Ends every reservation this copy of the module holds: other runs, and later test files, may take the ports. */
-async function endReservations(): Promise<void> {
-  const ending = [...reservations.values()];
-  reservations.clear();
-  await Promise.all(ending.map(({ socket }) => new Promise<void>((closed) => socket.close(() => closed()))));
+/** Ends the reservations (all, or those `which` picks): other runs, and later test files, may take the ports. */
+async function endReservations(which: (reservation: Reservation) => boolean = () => true): Promise<void> {
+  const ending = [...state.held].filter(([, reservation]) => which(reservation));
+  for (const [port] of ending) state.held.delete(port);
+  await Promise.all(ending.map(([, { socket }]) => new Promise<void>((closed) => socket.close(() => closed()))));
 }
 
 // In Jest, the reservations end with the test file (see above). The hook runs before the file's own afterAll hooks
 // (declared after its imports): by then its servers have bound their ports, so another run still finds each taken
-// until it is stopped. A copy loaded while a test runs (jest.isolateModules) cannot add a hook; its reservations
-// last as long as the worker, as every reservation did before.
-if (process.env.TEST_PORT_RANGE && typeof afterAll === 'function') {
+// until it is stopped. A copy loaded once the file's tests have started (`jest.isolateModules` in a test or a hook)
+// can add no hook (Jest would fail the test): what it reserved ends with the hook of the file's own copy, or, in a
+// file that has none, when the worker's next file asks for a port.
+if (process.env.TEST_PORT_RANGE && typeof afterAll === 'function' && !testsStarted()) {
   try {
-    afterAll(endReservations);
+    afterAll(() => endReservations());
   } catch {
-    // "Hooks cannot be defined inside tests"
+    // A runner that throws "Hooks cannot be defined inside tests"
   }
+}
+
+/** Whether jest-circus (Jest's runner) runs this file's tests already, which it keeps under a symbol of its own. */
+function testsStarted(): boolean {
+  const key = Object.getOwnPropertySymbols(globalThis).find((symbol) => symbol.description === 'JEST_STATE_SYMBOL');
+  const runner = key && (globalThis as { [key: symbol]: { hasStarted?: unknown } | undefined })[key];
+  return runner?.hasStarted === true;
 }
 
 /** A UDP socket bound to `port` on every address, or undefined when another process holds that number. */
