@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
+import { ended, FREE_PORT_MODULE, otherProcess, portNobodyHolds } from './free-port-other-runs';
 import { startServerProcess } from './server-process';
 
 /** A tiny real server: answers /readyz, prints the pid of a grandchild it keeps running, echoes one env variable. */
@@ -92,5 +94,71 @@ describe('startServerProcess', () => {
     await expect(startServerProcess({ args: ['-e', script], readyTimeoutMs: 800 })).rejects.toThrow(
       /timed out after 800 ms \(last answer was HTTP 503\)[\s\S]*pid=(\d+)/,
     );
+  });
+
+  describe('with killGroupOnExit: false, on a range of one port (a process of its own)', () => {
+    /** Runs `steps` (an async function's body, given `start`, `getFreePort` and `noFreePort`); what it returns. */
+    async function inRangeOfOnePort(steps: string): Promise<{ port: number; answer: unknown }> {
+      const port = await portNobodyHolds();
+      const code = `(async () => {
+        const { startServerProcess } = require(${JSON.stringify(path.join(__dirname, 'server-process.ts'))});
+        const { getFreePort } = require(${JSON.stringify(FREE_PORT_MODULE)});
+        const start = (script) => startServerProcess({ args: ['-e', script], killGroupOnExit: false });
+        const noFreePort = () => getFreePort().then(() => false, (error) => /^No free port/.test(error.message));
+        ${steps}
+      })().then((answer) => console.log(JSON.stringify({ port: ${port}, answer })), (error) => console.log(error.stack));`;
+      const run = otherProcess(code, { TEST_PORT_RANGE: `${port}-${port}` });
+      try {
+        const line = await run.answer;
+        expect(line).toMatch(/^\{/);
+        const { answer } = JSON.parse(line) as { answer: unknown };
+        return { port, answer };
+      } finally {
+        await ended(run.child);
+      }
+    }
+
+    /** A leader that listens on PORT itself, and a child of its group that shrugs SIGTERM off. */
+    const LEADER_LISTENS = `
+      const child = require('node:child_process').spawn(process.execPath,
+        ['-e', 'process.on("SIGTERM", () => {}); setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+      console.log('child=' + child.pid);
+      require('node:http').createServer((q, s) => s.end()).listen(Number(process.env.PORT), process.env.HOST);`;
+
+    it('stop() kills what the group kept after the leader went on SIGTERM, then gives the port back', async () => {
+      const { port, answer } = await inRangeOfOnePort(`
+        const server = await start(${JSON.stringify(LEADER_LISTENS)});
+        const [, child] = await server.waitForOutput(/child=(\\d+)/);
+        const heldWhileRunning = await noFreePort();
+        const exit = await server.stop();
+        return { heldWhileRunning, exit, child: Number(child), after: await getFreePort() };`);
+      const { heldWhileRunning, exit, child, after } = answer as Record<string, unknown>;
+      expect({ heldWhileRunning, exit, after }).toEqual({
+        heldWhileRunning: true,
+        exit: { code: null, signal: 'SIGTERM' },
+        after: port,
+      });
+      expect(isRunning(child as number)).toBe(false);
+    }, 30_000);
+
+    /** A leader that exits on SIGUSR2, leaving the child of its group that listens on PORT. */
+    const CHILD_LISTENS = `
+      const child = require('node:child_process').spawn(process.execPath, ['-e',
+        'require("node:http").createServer((q, s) => s.end()).listen(Number(process.env.PORT), process.env.HOST)'],
+        { stdio: 'ignore' });
+      process.on('SIGUSR2', () => process.exit(0));
+      setInterval(() => {}, 1000);`;
+
+    it('keeps the port while a child the leader left listens there, and gives it back once stop() ended it', async () => {
+      const { port, answer } = await inRangeOfOnePort(`
+        const server = await start(${JSON.stringify(CHILD_LISTENS)});
+        process.kill(server.pid, 'SIGUSR2');
+        const exit = await server.exited;
+        const stillAnswers = (await fetch(server.url + '/readyz')).status;
+        const heldAfterExit = await noFreePort();
+        await server.stop();
+        return { exit, stillAnswers, heldAfterExit, after: await getFreePort() };`);
+      expect(answer).toEqual({ exit: { code: 0, signal: null }, stillAnswers: 200, heldAfterExit: true, after: port });
+    }, 30_000);
   });
 });

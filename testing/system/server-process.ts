@@ -4,6 +4,7 @@ import https from 'node:https';
 import { parsedLogLines } from '../server/log-lines';
 import { REPO_ROOT } from './repo-root';
 import { getFreePort, releasePort } from './free-port';
+import { killGroupAndWait, signalGroup, trackGroup } from './server-process-group';
 
 export interface ServerProcessOptions {
   /** Label used in error messages, e.g. `app server`. */
@@ -18,7 +19,10 @@ export interface ServerProcessOptions {
    * helper from `port` and `host`, so the child listens where the helper waits for it.
    */
   env?: Readonly<Record<string, string | undefined>>;
-  /** A free port is picked when omitted, and given back (free-port.ts) once the process has exited. */
+  /**
+   * A free port is picked when omitted, and given back (free-port.ts) once the process and every other process of
+   * its group are gone: when it exits, or with `killGroupOnExit: false` when `stop()` has ended what it left.
+   */
   port?: number;
   host?: string;
   /**
@@ -33,7 +37,8 @@ export interface ServerProcessOptions {
   maxOutputBytes?: number;
   /**
    * Whether the rest of the process group is killed when the process started exits (true when omitted). False lets
-   * a test see what its children do on their own once it is gone (`stop()` still kills the group).
+   * a test see what its children do on their own once it is gone (`stop()` still kills the group, whether the
+   * process started exited before or only on the SIGTERM).
    */
   killGroupOnExit?: boolean;
 }
@@ -61,38 +66,15 @@ export interface ServerProcess {
   waitForOutput(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
   /** Settles when the process exits, whoever ended it. */
   readonly exited: Promise<ProcessExit>;
-  /** SIGTERM to the whole process group, SIGKILL after `graceMs` (5 s); resolves with the exit. Idempotent. */
+  /**
+   * SIGTERM to the whole process group, SIGKILL after `graceMs` (5 s), and SIGKILL to what is left of the group once
+   * the process started has exited; resolves with its exit when none of the group runs. Idempotent.
+   */
   stop(options?: { graceMs?: number }): Promise<ProcessExit>;
 }
 
 const READY_POLL_MS = 100;
 const READY_PROBE_TIMEOUT_MS = 2_000;
-
-/**
- * Process groups still running. A crashed or interrupted test run must not leave servers holding ports, so they are
- * killed when this process exits, whatever the reason.
- */
-const liveGroups = new Set<number>();
-let exitHookInstalled = false;
-
-function installExitHook(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.on('exit', () => {
-    for (const pid of liveGroups) signalGroup(pid, 'SIGKILL');
-  });
-}
-
-/** Sends `signal` to the process group led by `pid`; false when the group no longer exists. */
-function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
-  try {
-    process.kill(-pid, signal);
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ESRCH') return false;
-    throw error;
-  }
-}
 
 /**
  * Starts a server as a child process in its own process group, waits until `readyPath` answers 200, and captures
@@ -115,7 +97,6 @@ export async function startServerProcess(options: ServerProcessOptions): Promise
   env.PORT = String(port);
   env.HOST = host;
 
-  installExitHook();
   const child = spawn(options.command ?? process.execPath, [...options.args], {
     cwd: options.cwd ?? REPO_ROOT,
     env,
@@ -128,7 +109,7 @@ export async function startServerProcess(options: ServerProcessOptions): Promise
     const spawnError = await new Promise<Error>((resolve) => child.once('error', resolve));
     throw new Error(`Could not start the ${name} (${options.command ?? process.execPath}): ${spawnError.message}`);
   }
-  liveGroups.add(pid);
+  trackGroup(pid);
 
   const output = { stdout: '', stderr: '' };
   const outputListeners = new Set<() => void>();
@@ -145,12 +126,7 @@ export async function startServerProcess(options: ServerProcessOptions): Promise
     child.once('exit', (code, signal) => {
       exitInfo = { code, signal };
       // The leader is gone; anything it started in its group goes with it (unless the test watches them).
-      if (options.killGroupOnExit ?? true) {
-        signalGroup(pid, 'SIGKILL');
-        liveGroups.delete(pid);
-        // The group, and whatever listened on the port, is gone; a port the caller gave stays the caller's.
-        if (options.port === undefined) releasePort(port);
-      }
+      if (options.killGroupOnExit ?? true) void endGroup();
       for (const listener of outputListeners) listener();
       resolve(exitInfo);
     });
@@ -159,28 +135,35 @@ export async function startServerProcess(options: ServerProcessOptions): Promise
   const describeOutput = (): string =>
     `--- ${name} stdout ---\n${tail(output.stdout)}\n--- ${name} stderr ---\n${tail(output.stderr)}`;
 
+  // Once every process of the group is gone, and with it whatever listened on the port, the port is given back (a
+  // port the caller gave stays the caller's); not while one of them may still listen there.
+  let groupEnded: Promise<void> | undefined;
+  const endGroup = (): Promise<void> =>
+    (groupEnded ??= killGroupAndWait(pid).then((gone) => {
+      if (gone && options.port === undefined) releasePort(port);
+    }));
+
   let stopping: Promise<ProcessExit> | null = null;
   const stop = (stopOptions: { graceMs?: number } = {}): Promise<ProcessExit> => {
     if (stopping) return stopping;
     stopping = (async () => {
-      if (exitInfo) {
-        // Children the group kept after the leader exited (killGroupOnExit: false).
-        if (signalGroup(pid, 'SIGKILL')) liveGroups.delete(pid);
-        if (options.port === undefined) releasePort(port);
-        return exitInfo;
+      if (!exitInfo) {
+        signalGroup(pid, 'SIGTERM');
+        const graceMs = stopOptions.graceMs ?? 5_000;
+        let timer: NodeJS.Timeout | undefined;
+        const killed = new Promise<void>((resolve) => {
+          timer = setTimeout(() => {
+            signalGroup(pid, 'SIGKILL');
+            resolve();
+          }, graceMs);
+        });
+        await Promise.race([exited, killed]);
+        clearTimeout(timer);
       }
-      signalGroup(pid, 'SIGTERM');
-      const graceMs = stopOptions.graceMs ?? 5_000;
-      let timer: NodeJS.Timeout | undefined;
-      const killed = new Promise<void>((resolve) => {
-        timer = setTimeout(() => {
-          signalGroup(pid, 'SIGKILL');
-          resolve();
-        }, graceMs);
-      });
-      await Promise.race([exited, killed]);
-      clearTimeout(timer);
-      return exited;
+      const exit = await exited;
+      // What the group kept after the leader exited (killGroupOnExit: false) ends with it, before the port is back.
+      await endGroup();
+      return exit;
     })();
     return stopping;
   };
