@@ -68,7 +68,8 @@ export interface ServerProcess {
   readonly exited: Promise<ProcessExit>;
   /**
    * SIGTERM to the whole process group, SIGKILL after `graceMs` (5 s), and SIGKILL to what is left of the group once
-   * the process started has exited; resolves with its exit when none of the group runs. Idempotent.
+   * the process started has exited; resolves with its exit once none of the group runs (5 s at most after that
+   * SIGKILL: a port is given back only when none does). Idempotent.
    */
   stop(options?: { graceMs?: number }): Promise<ProcessExit>;
 }
@@ -126,7 +127,7 @@ export async function startServerProcess(options: ServerProcessOptions): Promise
     child.once('exit', (code, signal) => {
       exitInfo = { code, signal };
       // The leader is gone; anything it started in its group goes with it (unless the test watches them).
-      if (options.killGroupOnExit ?? true) void endGroup();
+      if (options.killGroupOnExit ?? true) endGroup().catch(() => {}); // stop() reports what went wrong
       for (const listener of outputListeners) listener();
       resolve(exitInfo);
     });
