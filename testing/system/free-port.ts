@@ -14,10 +14,10 @@ import net from 'node:net';
  *
  * With `TEST_PORT_RANGE` set, a reservation is held for the test file that asked for it: in Jest it ends after the
  * file's last test (a worker runs many files one after another, and the reservations of files long finished used to
- * fill a narrow range), whichever copy of this module took it (see `state`). Otherwise, and outside Jest, it is held until the
- * process ends, as the default range (a block of 1,000 per worker) has room for a worker's every file, and a port
- * that no later file of the worker can take is one less way for a file's late-closing server to meet another's. The
- * kernel drops a reservation when the process ends, however it ends. A helper whose server has closed gives its port
+ * fill a narrow range), whichever copy of this module took it (see `state`). Otherwise, and outside Jest, it is held
+ * until the process ends, as the default range (a block of 1,000 per worker) has room for a worker's every file,
+ * and a port that no later file of the worker can take is one less way for a file's late-closing server to meet
+ * another's. The kernel drops a reservation when the process ends, however it ends. A helper whose server has closed gives its port
  * back earlier (`releasePort`): this process hands such a port out again, once nothing listens there, only when no
  * other port of its range is free, the one given back longest ago first; so a server closed to have its address go
  * down keeps it down as long as the range allows, and with the default range a file never gets one back.
