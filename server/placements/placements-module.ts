@@ -55,7 +55,7 @@ export class PlacementsModule implements AppModule {
     });
     this.ruleNames = new RuleNameWatch({
       known: knownRuleNames,
-      changeMarker: () => readRuleNamesMarker(storage),
+      changeMarker: () => this.readRuleNamesMarker(),
       placed: () => parts.slots.registry.placed(),
       logger,
       pollMs: parts.settings.releasePollMs,
@@ -68,6 +68,11 @@ export class PlacementsModule implements AppModule {
     remotes.onChange(() => {
       if (this.watching) this.ruleNames.slotsChanged();
     });
+  }
+
+  /** The rule-name watch's change marker (readRuleNamesMarker), read at each of its polls. */
+  readRuleNamesMarker(): Promise<string> {
+    return readRuleNamesMarker(this.parts.storage);
   }
 
   /** The placements revision in force joins the file's before the slot check (the database never stops a start). */

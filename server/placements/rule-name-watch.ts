@@ -9,7 +9,7 @@ export interface RuleNameWatchParts {
   /** The tenants and flags there are now (readKnownRuleNames). */
   known: () => Promise<KnownRuleNames>;
   /**
-   * A marker that moves whenever the tenants or flags may have changed, here or on another host
+   * A marker that moves whenever the tenants or flags changed, here or on another host, and not with other writes
    * (readRuleNamesMarker): a poll that finds it unchanged reads nothing else.
    */
   changeMarker: () => string | Promise<string>;

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import {
   namesInRule,
   UNKNOWN_RULE_NAME,
@@ -74,15 +75,17 @@ export async function readKnownRuleNames(tenants: TenantStore, flags: FeatureFla
 }
 
 /**
- * What moves whenever the tenants or flags there are may have changed, in this process or on another host: the
- * engine's change stamp (SQLite's `data_version` and this process's writes; PostgreSQL's `data_version` row, which
- * triggers on `tenants` and `feature_flags` move). Read afresh: PostgreSQL shares a stamp read until a request
- * starts, and a host no request reaches would otherwise keep one read forever (one primary-key read; SQLite's is a
- * pragma, no table read). It moves with other writes too (users, records): the lists are then read for nothing.
+ * What moves whenever the tenants or flags there are changed, in this process or on another host: the counter of
+ * `tenants_flags_version` (schema step 22), which triggers on `tenants` and `feature_flags` move within the write's
+ * own transaction, whoever writes (a host of any release since, `tenant:add`, `tenant:remove`, `flag`). One
+ * primary-key read of a one-row table, on both engines, read afresh at each call. Not the engine's change stamp,
+ * which moves with every write (records, accounts, sessions) and would have the lists read at nearly every poll.
  */
-export function readRuleNamesMarker(engine: StorageEngine): string | Promise<string> {
-  engine.noteRequestStart();
-  return engine.changeStamp();
+export async function readRuleNamesMarker(engine: StorageEngine): Promise<string> {
+  const { rows } = await sql<{ version: number | string }>`SELECT version FROM tenants_flags_version`.execute(
+    engine.db,
+  );
+  return String(rows[0]?.version ?? '');
 }
 
 /**

@@ -47,6 +47,7 @@ export const TABLES_NOT_COPIED: Readonly<Record<string, string>> = Object.freeze
   record_creations:
     'a day of keys of creates sent with an Idempotency-Key: a create sent again across the copy is made again',
   schema_version: 'each engine migrates its own schema',
+  tenants_flags_version: 'a counter of changes: PostgreSQL’s own moves as the tenants and flags are copied',
   sqlite_sequence: 'SQLite’s id counters: PostgreSQL’s identity sequences are set from them',
 });
 

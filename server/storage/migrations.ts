@@ -44,6 +44,9 @@ const UNFOLDED_SORT_INDEX_PREFIX = 'records_list_text_';
  * - `data_version`: one counter that statement triggers move on every change of users, tenants, memberships and
  *   records, by any host. It is PostgreSQL's stand-in for SQLite's `PRAGMA data_version`: the change stamp that
  *   the per-request caches compare (see PostgresEngine.changeStamp).
+ *
+ * On both engines, `tenants_flags_version` (step 22): one counter that triggers move on every change of tenants and
+ * feature flags only, by any writer, which the rule-name watch polls (readRuleNamesMarker).
  */
 const STEPS: readonly SchemaStep[] = [
   {
@@ -775,6 +778,50 @@ const STEPS: readonly SchemaStep[] = [
     sql: `
       ALTER TABLE users ADD COLUMN generation_kept TEXT;
       ALTER TABLE users ADD COLUMN generation_kept_while TEXT;
+    `,
+  },
+  {
+    version: 22,
+    name: 'a counter of the changes of tenants and feature flags',
+    // The rule-name watch (placements/rule-name-watch.ts) polls it, and reads the tenants and flags again only once
+    // it moved: PostgreSQL's `data_version` and SQLite's moves with every write (records, accounts, sessions), so on
+    // a busy database the lists were read at nearly every poll. Triggers in the database move it, so the writes of
+    // every writer count: a host of an earlier release during a rollout, `tenant:add`, `tenant:remove`, `flag`.
+    // SQLite's triggers are per row (a removal of many flag settings moves it once per row), PostgreSQL's per statement.
+    sqlite: `
+      CREATE TABLE tenants_flags_version (
+        only_row INTEGER PRIMARY KEY CHECK (only_row = 1),
+        version INTEGER NOT NULL
+      );
+      INSERT INTO tenants_flags_version (only_row, version) VALUES (1, 0);
+      CREATE TRIGGER tenants_inserted_version AFTER INSERT ON tenants
+        BEGIN UPDATE tenants_flags_version SET version = version + 1; END;
+      CREATE TRIGGER tenants_updated_version AFTER UPDATE ON tenants
+        BEGIN UPDATE tenants_flags_version SET version = version + 1; END;
+      CREATE TRIGGER tenants_deleted_version AFTER DELETE ON tenants
+        BEGIN UPDATE tenants_flags_version SET version = version + 1; END;
+      CREATE TRIGGER feature_flags_inserted_version AFTER INSERT ON feature_flags
+        BEGIN UPDATE tenants_flags_version SET version = version + 1; END;
+      CREATE TRIGGER feature_flags_updated_version AFTER UPDATE ON feature_flags
+        BEGIN UPDATE tenants_flags_version SET version = version + 1; END;
+      CREATE TRIGGER feature_flags_deleted_version AFTER DELETE ON feature_flags
+        BEGIN UPDATE tenants_flags_version SET version = version + 1; END;
+    `,
+    postgres: `
+      CREATE TABLE tenants_flags_version (
+        only_row BOOLEAN PRIMARY KEY DEFAULT TRUE CHECK (only_row),
+        version BIGINT NOT NULL
+      );
+      INSERT INTO tenants_flags_version (version) VALUES (0);
+      CREATE FUNCTION bump_tenants_flags_version() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        UPDATE tenants_flags_version SET version = version + 1;
+        RETURN NULL;
+      END $$;
+      CREATE TRIGGER tenants_version_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON tenants
+        FOR EACH STATEMENT EXECUTE FUNCTION bump_tenants_flags_version();
+      CREATE TRIGGER feature_flags_version_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON feature_flags
+        FOR EACH STATEMENT EXECUTE FUNCTION bump_tenants_flags_version();
     `,
   },
 ];
