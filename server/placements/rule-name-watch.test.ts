@@ -95,4 +95,30 @@ describe('RuleNameWatch', () => {
       ['warn', warning('acme')],
     ]);
   });
+
+  it('closes at once while a check waits for a slow database, and says nothing of what that check reads', async () => {
+    let answer: (names: KnownRuleNames) => void = () => undefined;
+    watch = new RuleNameWatch({
+      known: () => {
+        reads++;
+        return new Promise((resolve) => (answer = resolve));
+      },
+      changeMarker: () => 'unchanged',
+      placed: () => new Map([[LOCATION, placed]]),
+      logger: pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) }),
+      pollMs: 20,
+      database: 'SQLite /test.db',
+    });
+    watch.start();
+    await waitUntil(() => Promise.resolve(reads === 1), 2000, 'the first check reading the lists');
+    const closed = await Promise.race([
+      watch.close().then(() => 'closed'),
+      new Promise((resolve) => setTimeout(() => resolve('still waiting'), 500)),
+    ]);
+    expect(closed).toBe('closed');
+    // The database answers after the close: the check ends unobserved, no poll follows.
+    answer(known);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect([reads, lines]).toEqual([1, []]);
+  });
 });

@@ -47,8 +47,6 @@ export class RuleNameWatch {
   private timer: NodeJS.Timeout | null = null;
   private closing = false;
   private readonly reads = new OneReadAtATime();
-  /** The checks under way: close() lets them end before the database closes. */
-  private readonly checks = new Set<Promise<void>>();
   private readonly pollFailed: (error: unknown) => void;
 
   constructor(private readonly parts: RuleNameWatchParts) {
@@ -73,19 +71,26 @@ export class RuleNameWatch {
     );
   }
 
-  async close(): Promise<void> {
+  /**
+   * Stops the polls at once. A check under way is not waited for (a database slow to answer would hold the stop up
+   * for as long): its read ends unobserved, failing or not once the database closes, and it says nothing.
+   */
+  close(): Promise<void> {
     this.closing = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    await Promise.all(this.checks);
+    return Promise.resolve();
   }
 
   private check(always: boolean): Promise<void> {
     return this.reads.run(async () => {
       // Read before the lists: a change committed between the two moves it past what the next poll compares.
+      if (this.closing) return;
       const marker = await this.parts.changeMarker();
-      if (!always && marker === this.marker) return;
+      if (this.closing || (!always && marker === this.marker)) return;
       const known = await this.parts.known();
+      // Closed while the lists were read: the slots in force may be going too, and a stopped host says nothing.
+      if (this.closing) return;
       const names = JSON.stringify([known.tenants, known.flags]);
       this.marker = marker;
       if (!always && names === this.names) return;
@@ -96,12 +101,10 @@ export class RuleNameWatch {
 
   /** Never holds up the start or a reload: a database that does not answer only delays the warning. */
   private track(check: Promise<void>, failed: (error: unknown) => void): void {
-    const settled = check.catch((error: unknown) => {
+    void check.catch((error: unknown) => {
       // Closed meanwhile: the database it read went away on purpose, which is nothing to warn of.
       if (!this.closing) failed(error);
     });
-    this.checks.add(settled);
-    void settled.finally(() => this.checks.delete(settled));
   }
 
   private report(known: KnownRuleNames): void {

@@ -281,7 +281,7 @@ describe('the slots in force, once the app is started and after a reload', () =>
     }
   });
 
-  it('lets a check under way end when the app closes right after its start, without a warning', async () => {
+  it('leaves a check under way unobserved when the app closes right after its start: nothing said of it after', async () => {
     const lines: string[] = [];
     const testApp = await createTestApp({
       logger: pino({ level: 'info' }, { write: (line: string) => lines.push(line) }),
@@ -290,11 +290,11 @@ describe('the slots in force, once the app is started and after a reload', () =>
     });
     testApp.app.checkRuleNames();
     await testApp.close();
-    const warnings = lines
-      .map((line) => JSON.parse(line) as { level: number; msg: string })
-      .filter((line) => line.level >= 40);
-    expect(warnings.map((line) => line.msg)).toEqual([
-      expect.stringContaining('"visibleWhen.tenants" names the unknown tenant "acme"'),
-    ]);
+    const atClose = [...lines];
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(lines).toEqual(atClose);
+    // Its read ended against a closed database, on purpose: no failure to warn of.
+    const said = lines.map((line) => JSON.parse(line) as { level: number; msg: string });
+    expect(said.filter(({ level, msg }) => level >= 40 && !msg.includes('the unknown tenant "acme"'))).toEqual([]);
   });
 });
