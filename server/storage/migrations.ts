@@ -787,7 +787,8 @@ const STEPS: readonly SchemaStep[] = [
     // it moved: PostgreSQL's `data_version` and SQLite's moves with every write (records, accounts, sessions), so on
     // a busy database the lists were read at nearly every poll. Triggers in the database move it, so the writes of
     // every writer count: a host of an earlier release during a rollout, `tenant:add`, `tenant:remove`, `flag`.
-    // SQLite's triggers are per row (a removal of many flag settings moves it once per row), PostgreSQL's per statement.
+    // SQLite's triggers are per row (a removal of many flag settings moves it once per row), PostgreSQL's per
+    // statement.
     sqlite: `
       CREATE TABLE tenants_flags_version (
         only_row INTEGER PRIMARY KEY CHECK (only_row = 1),
