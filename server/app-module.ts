@@ -28,6 +28,10 @@ export interface AppModule {
    * new REMOTES_CONFIG entry made the release in force), so that a start refused for its slots changes nothing shared.
    */
   afterStart?(): Promise<void>;
+  /**
+   * Called in reverse order, but not waiting for the modules after it to have closed: what it awaits (a last write)
+   * may need the database, which closes once every other module has, never another module's parts (App.close).
+   */
   close?(): Promise<void> | void;
   /** Checks of this module that `/readyz` joins to the others. */
   readiness?(): Promise<Readiness>;

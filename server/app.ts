@@ -195,13 +195,20 @@ export class App {
     return mergedReadiness([...(await Promise.all(checks.map((module) => module.readiness?.()))), starting, draining]);
   };
 
-  /** Closes the modules in reverse order (the database last); one that fails does not keep the others open. */
+  /**
+   * Closes the modules, the database last, once the others have (their last writes made). The others are called in
+   * reverse order (their timers stop in it) without waiting for one another: one whose close waits for a database
+   * that does not answer (the last slot counts) does not keep Redis, which answers, open. One that fails does not
+   * keep the others open.
+   */
   close(): Promise<void> {
     this.closing ??= (async () => {
-      const failures: unknown[] = [];
-      for (const module of [...this.modules].reverse())
-        await Promise.resolve(module.close?.()).catch((error) => failures.push(error));
-      if (failures.length > 0) throw failures[0];
+      const closed = (module: AppModule) => Promise.resolve().then(() => module.close?.());
+      const [database, ...others] = this.modules;
+      const outcomes = await Promise.allSettled(others.reverse().map(closed));
+      if (database) outcomes.push(...(await Promise.allSettled([closed(database)])));
+      const failed = outcomes.find((outcome) => outcome.status === 'rejected');
+      if (failed) throw failed.reason;
     })();
     return this.closing;
   }

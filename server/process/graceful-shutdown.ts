@@ -49,9 +49,9 @@ export interface GracefulShutdownOptions {
   closeResources: () => Promise<void>;
   /**
    * The stores closeResources has not closed yet, as log lines name them (`PostgreSQL "slots" on db:5432`, `Redis at
-   * redis://…`): said when closing them did not end in time. What is left open, not what held the close: the app
-   * closes in order, so a store after the one that does not answer is named too though it answers (Redis, whose own
-   * close is bounded, behind a frozen PostgreSQL that the last slot counts are written to).
+   * redis://…`): said when closing them did not end in time. The app closes its parts side by side, the database
+   * last (App.close), so a store that answers is closed by then and not named: Redis, behind a frozen PostgreSQL that
+   * the last slot counts wait for.
    */
   storesNotClosed?: () => readonly string[];
   /** process.exit unless a test replaces it. */
