@@ -18,7 +18,7 @@ export const METRICS_MIN_RATIO = 0.9;
 export const TRACING_MIN_RATIO = 0.5;
 /** One request in ten traced: a request sampled out should cost close to nothing (issue 52). */
 export const SAMPLED_TRACING_MIN_RATIO = 0.8;
-/** The sampling the operators' guide suggests for a busy server: one trace in ten (docs/operators/metrics-and-traces.md). */
+/** The sampling the operators' guide suggests for a busy server: one trace in ten (docs/operators/traces.md). */
 const SAMPLED_TRACING_ENV = { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.1' };
 
 const METRICS_TOKEN = 'bench-metrics-token-0123456789';

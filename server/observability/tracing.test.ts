@@ -20,7 +20,7 @@ describe('startTracing', () => {
         message:
           'tracing is off: no OTEL_EXPORTER_OTLP_ENDPOINT (nor OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) is set, so ' +
           "OTEL_SERVICE_NAME, OTEL_TRACES_SAMPLER, OTEL_TRACES_SAMPLER_ARG are ignored. Set the collector's address " +
-          'to send spans (docs/operators/metrics-and-traces.md#sending-traces-to-a-collector).',
+          'to send spans (docs/operators/traces.md#sending-traces-to-a-collector).',
       },
     ]);
   });

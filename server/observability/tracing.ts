@@ -27,7 +27,7 @@ export function startTracing(env: NodeJS.ProcessEnv, warn: TracingOffWarning = w
         { ignored },
         `tracing is off: no OTEL_EXPORTER_OTLP_ENDPOINT (nor OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) is set, so ` +
           `${ignored.join(', ')} ${ignored.length === 1 ? 'is' : 'are'} ignored. Set the collector's address to send ` +
-          'spans (docs/operators/metrics-and-traces.md#sending-traces-to-a-collector).',
+          'spans (docs/operators/traces.md#sending-traces-to-a-collector).',
       );
     }
     return false;
