@@ -16,7 +16,10 @@ jest.setTimeout(90_000);
 
 const ENTRY = 'testing/server/start-server-entry.ts';
 
-/** A signed-out visitor's loads of the demo's banner: counted in memory, written to the database at the latest on close. */
+/**
+ * A signed-out visitor's loads of the demo's banner: counted in memory, written to the database at the latest on
+ * close.
+ */
 const BANNER: SlotLoadEvent = {
   remote: 'team_marketing',
   component: 'MaintenanceNotice',
