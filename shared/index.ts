@@ -279,7 +279,7 @@ export type {
   ResourceActionContext,
   ResourceActionSlotProps,
 } from './resource-wire';
-export type { ResourceRecord, RestorableRecord } from './resource-record';
+export type { RecordTimes, ResourceRecord, RestorableRecord } from './resource-record';
 export {
   REMOTE_DESCRIPTOR_FILE,
   KIT_VERSION_PATTERN,

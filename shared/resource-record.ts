@@ -1,7 +1,7 @@
 /**
  * A record as the wire carries it, alone: the resource API's answers (resource-wire.ts) and the error body
  * (errors.ts: `deletedRecord`, `storedRecord`) both carry records, and the error body is imported by the resource
- * API's bulk results, so these two types sit below both, which import them one way.
+ * API's bulk results, so these types sit below both, which import them one way.
  */
 import type { JsonValue } from './json';
 
@@ -12,6 +12,16 @@ export interface ResourceRecord {
   label: string;
   group?: string;
   [field: string]: JsonValue | undefined;
+}
+
+/**
+ * When a record was created and last changed, in epoch milliseconds, sent beside it (RecordPayload, RecordListPayload)
+ * and never in it: a record's fields are named freely, so no name is left for them there. A save that changes
+ * nothing leaves `updatedAt` as it was; a restore (the record back from its deletion) moves it.
+ */
+export interface RecordTimes {
+  createdAt: number;
+  updatedAt: number;
 }
 
 /**

@@ -5,7 +5,7 @@
 import type { JsonObject, JsonValue } from './json';
 import type { ErrorBody } from './errors';
 import { instantInUtc } from './instant-in-utc';
-import type { ResourceRecord } from './resource-record';
+import type { RecordTimes, ResourceRecord } from './resource-record';
 
 /**
  * `date`: a calendar day, `YYYY-MM-DD` (see isCalendarDay). `relation`: the id of one record of the field's
@@ -204,12 +204,24 @@ export interface RecordListPayload {
    * page's records point at, each once (what the column's cells name). Absent when no list column is a relation.
    */
   related?: Record<string, ResourceRecord[]>;
+  /**
+   * Each record's times, by its id (`times[record.id]`). A map beside `records`, as `related` is, rather than an array
+   * in step with them: a client that keeps, merges or reorders records of several pages (a sync) looks each up by id,
+   * and a record whose times are not known is simply not in it. Absent when the records' source keeps no times
+   * (RecordPayload.times); the stored records always have them.
+   */
+  times?: Record<string, RecordTimes>;
 }
 
-/** `GET` and `PUT /api/resources/:name/records/:id` */
+/** `GET` and `PUT /api/resources/:name/records/:id`; `POST .../records` and `POST .../records/:id/restore` too. */
 export interface RecordPayload {
   record: ResourceRecord;
   relations: RelationBlock[];
+  /**
+   * When the record was created and last changed. The stored records always have them; optional for a record
+   * source other than the stored one that keeps none (server/resources/record-source.ts; there is none such today).
+   */
+  times?: RecordTimes;
 }
 
 /**
