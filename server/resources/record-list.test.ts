@@ -163,6 +163,7 @@ describe('record lists: server-side pages, sort and search', () => {
         total: { count: 0, exact: true },
         offset: 0,
       },
+      times: {},
     });
   });
 

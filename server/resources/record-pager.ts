@@ -23,6 +23,9 @@ type RecordsRow = Selectable<RecordsTable>;
 interface PageRow {
   id: number;
   data: string;
+  /** The record's times (RecordTimes), 0 in a count's rows. */
+  created_at: number;
+  updated_at: number;
   sort_key: unknown;
 }
 
@@ -70,7 +73,12 @@ export class RecordPager {
 
   constructor(
     private readonly engine: StorageEngine,
-    private readonly toRecord: (row: { id: number; data: string }) => ResourceRecord,
+    private readonly toRecord: (row: {
+      id: number;
+      data: string;
+      created_at: number;
+      updated_at: number;
+    }) => ResourceRecord,
     /** Tests lower it to walk small ranges of days as large ones are. */
     private readonly fewDaysRecords = FEW_DAYS_RECORDS,
     /** Tests lower it to walk the sorted column for few matches as for many. */
@@ -257,7 +265,7 @@ export class RecordPager {
         return this.counted(sql`SELECT ${recordId} FROM record_words WHERE ${matches} LIMIT ${limit}`);
       }
       const joined = sql<PageRow>`
-        SELECT records.id, records.data, records.id AS sort_key
+        SELECT records.id, records.data, records.created_at, records.updated_at, records.id AS sort_key
           FROM record_words CROSS JOIN records
          WHERE records.id = ${recordId} AND ${matches}
            AND records.tenant_id = ${tenant} AND records.resource = ${resource}
@@ -289,6 +297,8 @@ export class RecordPager {
       .select('id')
       // A count needs no data: the walk then stays in the index.
       .select(idsOnly ? sql<string>`''`.as('data') : sql<string>`data`.as('data'))
+      .select(idsOnly ? sql<number>`0`.as('created_at') : sql<number>`created_at`.as('created_at'))
+      .select(idsOnly ? sql<number>`0`.as('updated_at') : sql<number>`updated_at`.as('updated_at'))
       // A count needs no key either: the index alone answers it (SQLite then reads no row of the table).
       .select(sort.byId || idsOnly ? sql<unknown>`id`.as('sort_key') : sql<unknown>`${sort.expression}`.as('sort_key'))
       .where('tenant_id', '=', tenant)
@@ -366,7 +376,13 @@ export class RecordPager {
     const { rows } = await sql<{ n: number | string }>`SELECT count(*) AS n FROM (${query}) AS counted`.execute(
       this.engine.db,
     );
-    return Array.from({ length: Number(rows[0]?.n ?? 0) }, () => ({ id: 0, data: '', sort_key: 0 }));
+    return Array.from({ length: Number(rows[0]?.n ?? 0) }, () => ({
+      id: 0,
+      data: '',
+      created_at: 0,
+      updated_at: 0,
+      sort_key: 0,
+    }));
   }
 }
 

@@ -1,4 +1,4 @@
-import type { DeletedRecordEntry, JsonObject, ResourceRecord } from '../../shared';
+import type { DeletedRecordEntry, JsonObject, RecordTimes, ResourceRecord } from '../../shared';
 import type { RecordPage, RecordPageQuery } from '../storage/record-page-query';
 
 /** A record a write points at (the value of a relation field): the write lands only while that record exists. */
@@ -158,4 +158,10 @@ export interface RecordSource {
   countPage(tenant: string, resource: string, query: RecordPageQuery, bound: number): Promise<number>;
   /** Changes whenever any record may have changed, here or in another process or host (StorageEngine.changeStamp). */
   changeStamp(): string | Promise<string>;
+  /**
+   * When `record`, an object this source returned (from any method above), was created and last changed, as read
+   * with it; undefined for one it did not return so. Absent on a source that keeps no times: the API then leaves
+   * them out (RecordPayload.times). A save that changes nothing leaves the record's `updatedAt` as it was.
+   */
+  timesOf?(record: ResourceRecord): RecordTimes | undefined;
 }

@@ -45,6 +45,7 @@ import { listRelatedRecords } from './list-related-records';
 import { missingReferencesRefusal, missingRelatedRecords, relatedReferences } from './missing-related-records';
 import { RECORD_CSV_BOM, RECORD_CSV_FORMAT, writeRecordsCsv } from './record-csv';
 import { encodeRecordCursor } from './record-list-cursor';
+import { listTimesField, timesField } from './record-times';
 import type { RecordPage } from '../storage/record-page-query';
 import {
   MissingReferencesError,
@@ -155,6 +156,7 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
         return { ...relation.toDefinition(), records: related };
       }),
     ),
+    ...timesField(records, record),
   });
 
   /**
@@ -332,6 +334,7 @@ export function createResourcesRouter(options: ResourcesRouterOptions): Router {
             ...(found.previous ? { previous: encodeRecordCursor(query, found.previous, offset) } : {}),
           },
           ...(related ? { related } : {}),
+          ...listTimesField(records, found.records),
         };
         res.json(payload);
       },

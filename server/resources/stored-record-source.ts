@@ -4,8 +4,15 @@
  * row mapping and locking; paging is record-pager.ts's, splitting into words record-words.ts's, indexing them at
  * start-up record-words-backfill.ts's.
  */
+import { isDeepStrictEqual } from 'node:util';
 import { type Kysely } from 'kysely';
-import { RECORD_RESTORE_WINDOW_MS, type DeletedRecordEntry, type JsonObject, type ResourceRecord } from '../../shared';
+import {
+  RECORD_RESTORE_WINDOW_MS,
+  type DeletedRecordEntry,
+  type JsonObject,
+  type RecordTimes,
+  type ResourceRecord,
+} from '../../shared';
 import { HttpError } from '../http/http-error';
 import type { AppSchema } from '../storage/app-schema';
 import type { AdvisoryLockWait } from '../storage/advisory-lock';
@@ -25,6 +32,7 @@ import {
   type RecordSource,
   type ReferringRelation,
 } from './record-source';
+import { keepTimes, keptTimes } from './record-times';
 import { recordWordIndexFor, recordWords, type RecordWordIndex } from './record-words';
 import { RecordWordsBackfill, type WordsIndexingStart } from './record-words-backfill';
 
@@ -36,6 +44,9 @@ export const RECORD_BUSY_MESSAGE = 'The record is being changed by others at thi
 interface RecordRow {
   id: number;
   data: string;
+  /** Both, when read from `records` (a list of deleted records reads none): timesOf then answers them. */
+  created_at?: number;
+  updated_at?: number;
 }
 
 /**
@@ -70,7 +81,7 @@ export class StoredRecordSource implements RecordSource {
   private scoped(tenant: string, resource: string, db: Kysely<AppSchema> = this.engine.db) {
     return db
       .selectFrom('records')
-      .select(['id', 'data'])
+      .select(['id', 'data', 'created_at', 'updated_at'])
       .where('tenant_id', '=', tenant)
       .where('resource', '=', resource);
   }
@@ -132,7 +143,7 @@ export class StoredRecordSource implements RecordSource {
     });
     // Inside a caller's transaction (`given`), nothing is committed yet: the caller signals once it is.
     if (!given) this.engine.noteWrite();
-    return toRecord({ id, data: stored });
+    return toRecord({ id, data: stored, created_at: now, updated_at: now });
   }
 
   async insertOnce(
@@ -240,11 +251,12 @@ export class StoredRecordSource implements RecordSource {
         .executeTakeFirst();
       if (!row) return undefined;
       await this.assertReferencesExist(trx, tenant, referencesOf(toRecord(row)));
-      const { deleted_at: _deletedAt, ...record } = row;
+      // Back with the time it was made, and changed now: a client syncing the changes since a time finds it again.
+      const { deleted_at: _deletedAt, ...record } = { ...row, updated_at: now };
       await trx.deleteFrom('deleted_records').where('id', '=', id).execute();
       await trx.insertInto('records').values(record).execute();
       await this.words.write(trx, id, recordWords(tenant, resource, JSON.parse(row.data) as JsonObject));
-      return row;
+      return record;
     });
     if (!restored) return undefined;
     this.engine.noteWrite();
@@ -325,7 +337,11 @@ export class StoredRecordSource implements RecordSource {
     for (let attempt = 1; ; attempt++) {
       const read = await this.scoped(tenant, resource).where('id', '=', id).executeTakeFirst();
       if (!read) return undefined;
-      const written = await this.write(tenant, resource, id, await change(toRecord(read)), read.data, references);
+      const current = toRecord(read);
+      const next = await change(current);
+      // Nothing the record shows would change: nothing is written, so its updatedAt stays when it last changed.
+      if (isDeepStrictEqual(toRecord({ id, data: JSON.stringify(withoutId(next)) }), current)) return current;
+      const written = await this.write(tenant, resource, id, next, read.data, references);
       if (written) return written;
       // Each miss means another write landed: only a record changed without pause outlasts the attempts.
       if (attempt >= UPDATE_ATTEMPTS) throw new HttpError('unavailable', RECORD_BUSY_MESSAGE);
@@ -352,14 +368,14 @@ export class StoredRecordSource implements RecordSource {
         .where('tenant_id', '=', tenant)
         .where('resource', '=', resource);
       if (expected !== undefined) update = update.where('data', '=', expected);
-      const result = await update.executeTakeFirst();
-      if (Number(result.numUpdatedRows) === 0) return false;
+      const times = await update.returning(['created_at', 'updated_at']).executeTakeFirst();
+      if (!times) return undefined;
       await this.words.write(trx, id, recordWords(tenant, resource, kept));
-      return true;
+      return times;
     });
     if (!written) return undefined;
     this.engine.noteWrite();
-    return toRecord({ id, data: stored });
+    return toRecord({ id, data: stored, ...written });
   }
 
   /**
@@ -397,6 +413,11 @@ export class StoredRecordSource implements RecordSource {
   changeStamp(): string | Promise<string> {
     return this.engine.changeStamp();
   }
+
+  /** The times read in the same row as the record (so never newer or older than its data): see record-times.ts. */
+  timesOf(record: ResourceRecord): RecordTimes | undefined {
+    return keptTimes(record);
+  }
 }
 
 function withoutId(data: JsonObject): JsonObject {
@@ -414,7 +435,10 @@ function toDeletedEntry(row: RecordRow & { deleted_at: number }): DeletedRecordE
   };
 }
 
-/** Row -> API record: `id` first, then the data; `title` and `label` always strings; `group` only when set. */
+/**
+ * Row -> API record: `id` first, then the data; `title` and `label` always strings; `group` only when set. The row's
+ * times, when read, go beside it (keepTimes).
+ */
 function toRecord(row: RecordRow): ResourceRecord {
   const data = JSON.parse(row.data) as JsonObject;
   const record: ResourceRecord = {
@@ -427,5 +451,5 @@ function toRecord(row: RecordRow): ResourceRecord {
     if (key === 'group' && (value === null || value === '')) continue;
     record[key] = value;
   }
-  return record;
+  return keepTimes(record, row);
 }
