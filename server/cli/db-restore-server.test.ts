@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { runServerCommand } from '../../testing/server/run-server-command';
+import { compileServerCommands, type CompiledServerCommands } from '../../testing/server/compiled-server-commands';
 import { printedUrl, runServerEntry, type EntryRun } from '../../testing/server/server-entry-run';
 import { makeTempDir, type TempDir } from '../../testing/temp-dir';
 
@@ -15,7 +15,14 @@ const PASSWORD = 'restore-test-password-1234';
 
 let dir: TempDir;
 let env: Record<string, string>;
+// The commands compiled once, run as their npm scripts run them (node on dist/, not tsx); the server runs with tsx
+// as `npm run serve` runs it.
+let commands: CompiledServerCommands;
 
+beforeAll(async () => {
+  commands = await compileServerCommands();
+});
+afterAll(() => commands?.remove());
 beforeEach(() => {
   dir = makeTempDir('slots-restore-server-');
   env = {
@@ -47,7 +54,7 @@ async function signIn(url: string, username: string): Promise<number> {
 }
 
 async function addAccount(username: string): Promise<void> {
-  const run = await runServerCommand('user-add.ts', [username, '--tenant', 'acme'], env, `${PASSWORD}\n`);
+  const run = await commands.run('user-add.ts', [username, '--tenant', 'acme'], env, `${PASSWORD}\n`);
   expect([run.code, run.stderr]).toEqual([0, '']);
 }
 
@@ -59,7 +66,7 @@ describe('db:restore and the server', () => {
       url = await printedUrl(first);
       await addAccount('ada');
       const backup = path.join(dir.path, 'backup.db');
-      const backedUp = await runServerCommand('db-backup.ts', [backup], env);
+      const backedUp = await commands.run('db-backup.ts', [backup], env);
       expect([backedUp.code, backedUp.stderr]).toEqual([0, '']);
       expect(backedUp.stdout).toContain(
         `To restore: stop the server, then npm run db:restore -- ${backup} with the same DATABASE_PATH (`,
@@ -67,7 +74,7 @@ describe('db:restore and the server', () => {
       await addAccount('eve');
       expect([await signIn(url, 'ada'), await signIn(url, 'eve')]).toEqual([200, 200]);
 
-      const refused = await runServerCommand('db-restore.ts', [backup], env);
+      const refused = await commands.run('db-restore.ts', [backup], env);
       expect([refused.code, refused.stdout]).toEqual([1, '']);
       expect(refused.stderr).toBe(
         `A server or command has SQLite ${env.DATABASE_PATH} open: stop it first (every server on this file), then ` +
@@ -81,7 +88,7 @@ describe('db:restore and the server', () => {
       await stop(first);
     }
 
-    const restored = await runServerCommand('db-restore.ts', [path.join(dir.path, 'backup.db')], env);
+    const restored = await commands.run('db-restore.ts', [path.join(dir.path, 'backup.db')], env);
     expect([restored.code, restored.stderr]).toEqual([0, '']);
     expect(restored.stdout).toContain(`Restored ${path.join(dir.path, 'backup.db')} to SQLite ${env.DATABASE_PATH} (`);
 
@@ -100,7 +107,7 @@ describe('db:restore and the server', () => {
     try {
       await printedUrl(server);
       const backup = path.join(dir.path, 'backup.db');
-      const backedUp = await runServerCommand('db-backup.ts', [backup], env);
+      const backedUp = await commands.run('db-backup.ts', [backup], env);
       expect([backedUp.code, backedUp.stderr]).toEqual([0, '']);
       // Damaged under the running server: its header overwritten in place (the server's connection stays open).
       const header = Buffer.alloc(16);
@@ -111,7 +118,7 @@ describe('db:restore and the server', () => {
         const files = fs.readdirSync(dir.path).sort();
         expect(files).toEqual(['app.db', 'app.db-shm', 'app.db-wal', 'backup.db']);
 
-        const refused = await runServerCommand('db-restore.ts', [backup, '--yes'], env);
+        const refused = await commands.run('db-restore.ts', [backup, '--yes'], env);
         expect([refused.code, refused.stdout]).toEqual([1, '']);
         expect(refused.stderr).toBe(
           `A server or command has SQLite ${env.DATABASE_PATH} open: stop it first (every server on this file), ` +

@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { serverCommandInTerminal } from '../../testing/server/server-command-in-terminal';
+import { compileServerCommands, type CompiledServerCommands } from '../../testing/server/compiled-server-commands';
 import { serversDatabase, tenantsIn } from '../../testing/server/servers-sqlite-database';
 import { folderSnapshot } from '../../testing/folder-snapshot';
 import { makeTempDir, type TempDir } from '../../testing/temp-dir';
@@ -13,7 +13,14 @@ jest.setTimeout(60_000);
 
 let dir: TempDir;
 let database: string;
+// The command compiled once, run on the terminal as `npm run db:restore` runs it: node starts it in a fraction of
+// tsx's time, and this file starts it six times.
+let commands: CompiledServerCommands;
 
+beforeAll(async () => {
+  commands = await compileServerCommands();
+});
+afterAll(() => commands?.remove());
 beforeEach(() => {
   dir = makeTempDir('slots-restore-terminal-');
   database = path.join(dir.path, 'app.db');
@@ -35,7 +42,7 @@ describe('npm run db:restore on a terminal', () => {
     const env = { DATABASE_URL: '', DATABASE_PATH: database, SESSION_SECRET: '' };
     const before = folderSnapshot(dir.path);
 
-    const declined = serverCommandInTerminal('db-restore.ts', [backup], env);
+    const declined = commands.inTerminal('db-restore.ts', [backup], env);
     await declined.waitFor('[y/N]');
     // The terminal's own codes (readline's) stand between the two lines.
     expect(declined.output()).toContain(
@@ -50,7 +57,7 @@ describe('npm run db:restore on a terminal', () => {
     expect(await declined.closed).toBe(1);
     expect(folderSnapshot(dir.path)).toEqual(before);
 
-    const confirmed = serverCommandInTerminal('db-restore.ts', [backup], env);
+    const confirmed = commands.inTerminal('db-restore.ts', [backup], env);
     await confirmed.waitFor('[y/N]');
     const asked = keptNameAskedIn(confirmed.output());
     confirmed.type('yes\r');
@@ -70,7 +77,7 @@ describe('npm run db:restore on a terminal', () => {
     serversDatabase(backup, 'backed-up');
     const env = { DATABASE_URL: '', DATABASE_PATH: database, SESSION_SECRET: '' };
 
-    const run = serverCommandInTerminal('db-restore.ts', [backup], env);
+    const run = commands.inTerminal('db-restore.ts', [backup], env);
     await run.waitFor('[y/N]');
     const asked = keptNameAskedIn(run.output());
     // Another restore's kept file, or one the operator copied there, while the question waited: never written over.
@@ -91,19 +98,19 @@ describe('npm run db:restore on a terminal', () => {
     const env = { DATABASE_URL: '', DATABASE_PATH: database, SESSION_SECRET: '' };
     const backup = path.join(dir.path, 'backup.db');
     serversDatabase(backup, 'backed-up');
-    const onNewMachine = serverCommandInTerminal('db-restore.ts', [backup], env);
+    const onNewMachine = commands.inTerminal('db-restore.ts', [backup], env);
     expect(await onNewMachine.closed).toBe(0);
     expect(onNewMachine.output()).not.toContain('[y/N]');
     expect(tenantsIn(database)).toEqual(['backed-up']);
 
     fs.writeFileSync(path.join(dir.path, 'notes.txt'), 'not a database\n');
-    const noBackup = serverCommandInTerminal('db-restore.ts', [path.join(dir.path, 'notes.txt')], env);
+    const noBackup = commands.inTerminal('db-restore.ts', [path.join(dir.path, 'notes.txt')], env);
     expect(await noBackup.closed).toBe(1);
     expect(noBackup.output()).toContain('does not begin with the SQLite header');
     expect(noBackup.output()).not.toContain('[y/N]');
 
     serversDatabase(path.join(dir.path, 'second.db'), 'second');
-    const yes = serverCommandInTerminal('db-restore.ts', [path.join(dir.path, 'second.db'), '--yes'], env);
+    const yes = commands.inTerminal('db-restore.ts', [path.join(dir.path, 'second.db'), '--yes'], env);
     expect(await yes.closed).toBe(0);
     expect(yes.output()).not.toContain('[y/N]');
     expect(tenantsIn(database)).toEqual(['second']);

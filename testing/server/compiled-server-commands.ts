@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { compileServer } from '../../scripts/compile-server';
 import { runNode, type CommandRun } from './run-server-command';
+import { nodeInTerminal, type CommandInTerminal } from './server-command-in-terminal';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 
@@ -20,6 +21,8 @@ export interface CompiledServerCommands {
   file(script: string): string;
   /** The command compiled from `script`: `env` on top of this process's environment, `input` piped to stdin. */
   run(script: string, args: readonly string[], env: NodeJS.ProcessEnv, input?: string): Promise<CommandRun>;
+  /** The command compiled from `script` on a terminal (server-command-in-terminal.ts), to type its answers. */
+  inTerminal(script: string, args: readonly string[], env: NodeJS.ProcessEnv): CommandInTerminal;
   /** Deletes the installation; safe to call twice. */
   remove(): void;
 }
@@ -42,6 +45,7 @@ export async function compileServerCommands(): Promise<CompiledServerCommands> {
     root,
     file,
     run: (script, args, env, input = '') => runNode(['--enable-source-maps', file(script), ...args], root, env, input),
+    inTerminal: (script, args, env) => nodeInTerminal(['--enable-source-maps', file(script), ...args], root, env),
     remove,
   };
 }

@@ -23,11 +23,14 @@ export function serverCommandInTerminal(
   args: readonly string[],
   env: NodeJS.ProcessEnv,
 ): CommandInTerminal {
-  const command = [process.execPath, '--import', 'tsx', path.join(REPO_ROOT, 'server', 'cli', script), ...args].join(
-    ' ',
-  );
+  return nodeInTerminal(['--import', 'tsx', path.join(REPO_ROOT, 'server', 'cli', script), ...args], REPO_ROOT, env);
+}
+
+/** `node <argv>` in `cwd` on a terminal, as above (a compiled command: compiled-server-commands.ts). */
+export function nodeInTerminal(argv: readonly string[], cwd: string, env: NodeJS.ProcessEnv): CommandInTerminal {
+  const command = [process.execPath, ...argv].join(' ');
   const child = spawn('script', ['-qec', command, '/dev/null'], {
-    cwd: REPO_ROOT,
+    cwd,
     env: { ...process.env, ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
