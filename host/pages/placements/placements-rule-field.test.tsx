@@ -1,8 +1,8 @@
-import { fireEvent, render, screen, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { useState } from 'react';
 import { STAFF_ROLES, type JsonValue } from '../../../shared';
 import { RuleChoicesContext } from './placements-rule-choices';
-import { RuleField } from './placements-rule-field';
+import { RULE_WORDS_SETTLE_MS, RuleField } from './placements-rule-field';
 import type { RuleProblemPlace } from './rule-problem-place';
 
 const CHOICES = { tenants: [{ id: 'acme', name: 'Acme' }], flags: ['beta'] };
@@ -47,6 +47,11 @@ const nameBox = (name: string, kind: string, condition: string) =>
     name: `${name} as one of the ${kind} of condition ${condition} in the Shown when rule of ${NAME}`,
   }) as HTMLInputElement;
 const toggle = () => screen.getByRole('button', { name: `Edit as JSON: Shown when rule of ${NAME}` });
+const jsonBox = () => within(field()).getByLabelText(`JSON of the Shown when rule of ${NAME}`) as HTMLTextAreaElement;
+/** Time passing without a key pressed. */
+const pause = (ms: number) => act(() => jest.advanceTimersByTime(ms));
+
+afterEach(() => jest.useRealTimers());
 
 describe('the Shown when rule builder', () => {
   it('builds a rule from conditions, a group and a not, reads it back in words, the focus on what was added', () => {
@@ -100,6 +105,7 @@ describe('the Shown when rule builder', () => {
   });
 
   it('says the rule in words again at every edit, in a live region: heard while the focus stays in the rule', () => {
+    jest.useFakeTimers();
     render(<Field initial={{ roles: ['editor'] }} />);
     const words = document.getElementById('card-rule-hint')!;
     // The group's description (read as the focus enters it) and, polite, said again at each edit made inside it.
@@ -117,9 +123,9 @@ describe('the Shown when rule builder', () => {
     fireEvent.click(nameBox('beta', 'flags', '2'));
     heard();
     fireEvent.click(toggle());
-    fireEvent.change(within(field()).getByLabelText(`JSON of the Shown when rule of ${NAME}`), {
-      target: { value: '{"tenants": ["acme"]}' },
-    });
+    fireEvent.change(jsonBox(), { target: { value: '{"tenants": ["acme"]}' } });
+    // Typed JSON, once typing pauses.
+    pause(RULE_WORDS_SETTLE_MS);
     heard();
     // The same element throughout (a live region replaced is not heard): each edit's words in it at once.
     expect(document.getElementById('card-rule-hint')).toBe(words);
@@ -175,10 +181,12 @@ describe('the Shown when rule builder', () => {
   });
 
   it('keeps text that is not JSON in the JSON, said in words, and loses nothing', () => {
+    jest.useFakeTimers();
     render(<Field initial={{ roles: ['editor'] }} />);
     fireEvent.click(toggle());
-    const box = within(field()).getByLabelText(`JSON of the Shown when rule of ${NAME}`) as HTMLTextAreaElement;
+    const box = jsonBox();
     fireEvent.change(box, { target: { value: '{"roles": ["operator"]' } });
+    pause(RULE_WORDS_SETTLE_MS);
     expect(reading()).toBe('Not JSON yet, e.g. {"roles": ["editor"]}.');
     expect(box.getAttribute('aria-invalid')).toBe('true');
     fireEvent.click(toggle());
@@ -190,6 +198,52 @@ describe('the Shown when rule builder', () => {
     fireEvent.change(box, { target: { value: '{"roles": ["operator"]}' } });
     fireEvent.click(toggle());
     expect(nameBox('operator', 'roles', '1').checked).toBe(true);
+  });
+
+  it('says JSON being typed once typing pauses, not "Not JSON yet" and the rule in turn at each key', () => {
+    jest.useFakeTimers();
+    render(<Field initial={{ roles: ['editor'] }} />);
+    fireEvent.click(toggle());
+    // What the live region says: each text it takes, read after every key and every pause.
+    const said: string[] = [];
+    let last = reading();
+    const listen = () => {
+      if (reading() !== last) said.push((last = reading()) ?? '');
+    };
+    const type = (text: string) => {
+      for (const key of text) {
+        fireEvent.change(jsonBox(), { target: { value: jsonBox().value + key } });
+        listen();
+        pause(RULE_WORDS_SETTLE_MS / 5);
+        listen();
+      }
+    };
+    // Emptied (no rule: JSON) and typed again key by key, JSON at `{}`, not JSON until the last `}`: nothing said.
+    fireEvent.change(jsonBox(), { target: { value: '' } });
+    type('{}');
+    fireEvent.change(jsonBox(), { target: { value: '{' } });
+    listen();
+    type('"tenants": ["acme"]}');
+    expect(held()).toEqual({ tenants: ['acme'] });
+    expect(jsonBox().getAttribute('aria-invalid')).toBe('false');
+    expect(said).toEqual([]);
+    pause(RULE_WORDS_SETTLE_MS);
+    listen();
+    expect(said).toEqual(['Shown to: tenant acme.']);
+    // A pause on text that is not JSON is said, once; leaving the box says its words at once.
+    // The last `]}` taken back (two backspaces) to name another tenant.
+    fireEvent.change(jsonBox(), { target: { value: jsonBox().value.slice(0, -2) } });
+    type(', "glob');
+    pause(RULE_WORDS_SETTLE_MS);
+    listen();
+    type('ex"]}');
+    fireEvent.focusOut(jsonBox());
+    listen();
+    expect(said).toEqual([
+      'Shown to: tenant acme.',
+      'Not JSON yet, e.g. {"roles": ["editor"]}.',
+      'Shown to: tenant acme or globex.',
+    ]);
   });
 
   it('opens a rule the builder cannot show in the JSON, saying why', () => {

@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { JsonValue } from '../../../shared';
 import { UNREAD_INPUT_ATTRIBUTE } from './placement-order-fields';
 import { RuleBuilder } from './placements-rule-builder';
@@ -33,6 +33,14 @@ export function ruleFieldId(cardId: string): string {
 }
 
 const NO_PROBLEMS: readonly RuleProblemPlace[] = [];
+
+/**
+ * How long typing in the JSON must pause before the rule's words follow it. Typed key by key, the text is JSON, then
+ * not, then JSON again: words that followed each key would be a polite live region's "Not JSON yet", "Shown to: …",
+ * "Not JSON yet" said over one another as fast as the operator types. Said once typing pauses instead, whatever the
+ * text then is (a pause on text that is not JSON is worth hearing too); a box ticked or a test chosen is said at once.
+ */
+export const RULE_WORDS_SETTLE_MS = 700;
 
 /**
  * A slot's "Shown when" rule: built from a form (conditions on roles, tenants, flags and permissions, combined with
@@ -77,6 +85,20 @@ export function RuleField({ id, name, label, rule, setRule, touch, problems = NO
   const problem = [textError ?? words?.problem, checked].filter((part) => part != null).join(' ') || null;
   // Invalid only for what stops a publish: a rule in force naming a tenant removed since is said, not marked.
   const stopping = problems.filter((at) => at.blocking);
+  // The words as the text stands, and what the live region holds: the words from before the operator began typing
+  // in the JSON, kept until typing pauses (one element for both: a hidden copy to be heard would be read twice).
+  const shown = {
+    problem: problem !== null,
+    text: problem ?? words?.words ?? 'No rule: shown to everyone who sees the location.',
+  };
+  const [held, setHeld] = useState<typeof shown | null>(null);
+  const said = held ?? shown;
+  const settling = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const settle = () => {
+    clearTimeout(settling.current);
+    setHeld(null);
+  };
+  useEffect(() => () => clearTimeout(settling.current), []);
   const problemAt = (condition: string) => (stopping.some((at) => at.condition === condition) ? hintId : undefined);
 
   const toggle = () => {
@@ -84,6 +106,7 @@ export function RuleField({ id, name, label, rule, setRule, touch, problems = NO
       setAsJson(true);
       return;
     }
+    settle();
     if (textError !== null) {
       setStays('It stays in JSON until the text is JSON: mend it, or empty it for no rule. Nothing is lost.');
     } else if (reading.unshown === undefined) {
@@ -124,9 +147,14 @@ export function RuleField({ id, name, label, rule, setRule, touch, problems = NO
             aria-invalid={textError !== null || stopping.length > 0}
             aria-describedby={hintId}
             {...{ [UNREAD_INPUT_ATTRIBUTE]: textError === null ? undefined : '' }}
+            // Leaving the box ends the typing: its words are said.
+            onBlur={settle}
             onChange={(event) => {
               const typed = event.target.value;
               setText(typed);
+              if (held === null) setHeld(shown);
+              clearTimeout(settling.current);
+              settling.current = setTimeout(() => setHeld(null), RULE_WORDS_SETTLE_MS);
               setStays(null);
               if (typed.trim() === '') {
                 setTextError(null);
@@ -151,10 +179,10 @@ export function RuleField({ id, name, label, rule, setRule, touch, problems = NO
         <RuleBuilder id={id} name={name} tree={reading.tree ?? null} setRule={setRule} problemAt={problemAt} />
       )}
       {/* Live, as well as the group's description: the description is read as the focus enters the group, and an
-          edit inside it (a box ticked, a test chosen, JSON typed) changed the words unsaid. Polite, so it waits for
-          what the screen reader is saying of the control itself. */}
-      <p className={problem === null ? 'field__help' : 'field__error'} id={hintId} aria-live="polite">
-        {problem ?? words?.words ?? 'No rule: shown to everyone who sees the location.'}
+          edit inside it (a box ticked, a test chosen, JSON typed once typing pauses) changed the words unsaid. Polite,
+          so it waits for what the screen reader is saying of the control itself. */}
+      <p className={said.problem ? 'field__error' : 'field__help'} id={hintId} aria-live="polite">
+        {said.text}
       </p>
     </fieldset>
   );
