@@ -3,6 +3,7 @@ import { axeViolations } from '../../testing/system/axe';
 import { useBrowserSuite } from '../../testing/system/browser-suite';
 import { runCommand } from '../../testing/system/npm-command';
 import { signIn } from '../../testing/system/sign-in';
+import { PLACEMENTS_LOCATION, publishAndWait, waitForFocus } from '../../testing/system/placements-page';
 import { componentsAt, SLOT_TIMEOUT_MS, waitForSlot } from '../../testing/system/slot-page';
 
 /**
@@ -16,20 +17,7 @@ jest.setTimeout(180_000);
 
 const suite = useBrowserSuite();
 
-const LOCATION = 'dashboard-after-cards';
-
-/** Publish from the toolbar, confirmed in the app's dialog, and wait for the revision to be announced. */
-async function publishAndWait(page: Page, announcement: RegExp): Promise<void> {
-  await page.getByRole('button', { name: 'Publish' }).click();
-  await page.getByRole('dialog', { name: 'Publish the draft?' }).getByRole('button', { name: 'Publish' }).click();
-  await page.getByRole('status').filter({ hasText: announcement }).waitFor();
-}
-
-/** Whether the element the selector finds has the focus, waited for. */
-async function waitForFocus(page: Page, selector: string): Promise<void> {
-  await page.waitForFunction((found) => document.activeElement === document.querySelector(found), selector);
-}
-
+const LOCATION = PLACEMENTS_LOCATION;
 async function dashboardOrder(page: Page): Promise<string[]> {
   await page.goto('/');
   await waitForSlot(page, LOCATION, 'ShortcutLinks');
@@ -152,166 +140,6 @@ it('places a form slot with its props form and publishes it: the resource form s
     timeout: SLOT_TIMEOUT_MS,
   });
   expect(log.pageErrors).toEqual([]);
-});
-
-describe.each([1280, 390])('by keyboard at %i px', (width) => {
-  it('removes one slot per Enter, the focus on the location after it, and publishes only once confirmed', async () => {
-    const { page, log } = await suite.newPage({ viewport: { width, height: 844 } });
-    await signIn(page);
-    await page.goto(`/placements?location=${LOCATION}`);
-    const section = page.locator(`[data-placements-location="${LOCATION}"]`);
-    const cards = section.locator('li[data-placement-slot]');
-    const countIs = (count: number) =>
-      page.waitForFunction(
-        ([location, expected]) =>
-          document.querySelectorAll(`[data-placements-location="${location}"] li[data-placement-slot]`).length ===
-          expected,
-        [LOCATION, count] as const,
-      );
-    // Two slots added at the default priority: the last two cards.
-    const before = await cards.count();
-    for (const count of [before + 1, before + 2]) {
-      await section.getByLabel(`Add a slot at ${LOCATION}`).selectOption('team_marketing:WelcomeCard');
-      await section.getByRole('button', { name: 'Add', exact: true }).click();
-      await countIs(count);
-    }
-    const first = `WelcomeCard (team_marketing) #${before + 1}`;
-    await section.getByRole('button', { name: `Remove ${first} at ${LOCATION}` }).focus();
-    await page.keyboard.press('Enter');
-    await countIs(before + 1);
-    // On the location's heading, not on the Remove button of the slot that took the removed one's place.
-    await waitForFocus(page, `[id="placements-${LOCATION}"]`);
-    await section.getByText(`Removed ${first} from ${LOCATION}: ${before + 1} slot`).waitFor({ state: 'attached' });
-    await page.keyboard.press('Enter');
-    expect(await cards.count()).toBe(before + 1);
-    // The slot left gets its required title, so the draft can be published.
-    const left = cards.nth(before);
-    await left.getByText(`Props of ${first}`).click();
-    await left.getByRole('textbox', { name: /title/i }).fill('Kept by keyboard');
-
-    // Publish asks first, on Cancel; Escape leaves it and the focus back on Publish, nothing published.
-    const publish = page.getByRole('button', { name: 'Publish' });
-    const revisions = async () =>
-      ((await (await page.request.get('/api/placements/revisions')).json()) as { revisions: unknown[] }).revisions
-        .length;
-    const published = await revisions();
-    await publish.focus();
-    await page.keyboard.press('Enter');
-    const dialog = page.getByRole('dialog', { name: 'Publish the draft?' });
-    await dialog.waitFor();
-    await expect(dialog.locator('[data-placements-publish-question]').innerText()).resolves.toMatch(
-      /unsaved changes are saved first/i,
-    );
-    await page.waitForFunction(() => document.activeElement?.textContent === 'Cancel');
-    expect(await axeViolations(page)).toEqual([]);
-    await page.keyboard.press('Escape');
-    await dialog.waitFor({ state: 'hidden' });
-    await page.waitForFunction(() => document.activeElement?.matches('.placements__actions .button--primary') === true);
-    expect(await revisions()).toBe(published);
-
-    // Confirmed: published, announced beside Publish, which keeps the focus.
-    await page.keyboard.press('Enter');
-    await dialog.waitFor();
-    await page.keyboard.press('Shift+Tab');
-    await page.keyboard.press('Enter');
-    await page
-      .getByRole('status')
-      .filter({ hasText: /Revision \d+ published/ })
-      .waitFor();
-    await page.waitForFunction(() => document.activeElement?.matches('.placements__actions .button--primary') === true);
-    expect(await revisions()).toBe(published + 1);
-    expect(await axeViolations(page)).toEqual([]);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
-    expect(log.pageErrors).toEqual([]);
-  });
-});
-
-describe.each([
-  [1280, 800],
-  [390, 844],
-])('the Shown when rule builder at %i px', (width, height) => {
-  it('builds a rule by keyboard that the server applies once published, the same rule in the JSON view', async () => {
-    const { page, log } = await suite.newPage({ viewport: { width, height } });
-    await signIn(page);
-    await page.goto(`/placements?location=${LOCATION}`);
-    const section = page.locator(`[data-placements-location="${LOCATION}"]`);
-    const title = `Built with the rule builder at ${width}`;
-    await section.getByLabel(`Add a slot at ${LOCATION}`).selectOption('team_marketing:WelcomeCard');
-    await section.getByRole('button', { name: 'Add', exact: true }).click();
-    // The card just added (the focus is on it), found again by its title once given.
-    await page.waitForFunction(() => document.activeElement?.closest('li[data-placement-slot]') !== null);
-    const added = section.locator('li[data-placement-slot]').last();
-    await added.getByText(/^Props of WelcomeCard/).click();
-    await added.getByRole('textbox', { name: /title/i }).fill(title);
-    const card = section.locator('li[data-placement-slot]', { hasText: title });
-    const rule = card.getByRole('group', { name: /^Shown when rule of/ });
-    /** Waits until the operator's own /meta (the server's answer) places the card at the location, or not. */
-    const servedToOperatorBecomes = async (expected: boolean) => {
-      const deadline = Date.now() + SLOT_TIMEOUT_MS;
-      for (;;) {
-        const meta = (await (await page.request.get('/meta')).json()) as { slots: Record<string, unknown> };
-        if (JSON.stringify(meta.slots[LOCATION] ?? []).includes(title) === expected) return;
-        if (Date.now() > deadline) throw new Error(`/meta still ${expected ? 'leaves out' : 'sends'} "${title}"`);
-        await page.waitForTimeout(250);
-      }
-    };
-
-    // By keyboard: Add a condition, the focus on what it is about (a role); its test "is none of"; operator ticked.
-    await rule.getByRole('button', { name: /^Add a condition in the Shown when rule of/ }).focus();
-    await page.keyboard.press('Enter');
-    const about = rule.getByLabel(/^Condition 1 is about/);
-    await page.waitForFunction(() => document.activeElement?.id.endsWith('-rule-1-key') === true);
-    await expect(about.inputValue()).resolves.toBe('roles');
-    await page.keyboard.press('Tab');
-    await page.waitForFunction(() => document.activeElement?.id.endsWith('-rule-1-not') === true);
-    await rule.getByLabel(/^Test of condition 1/).selectOption('not');
-    const operator = rule.getByRole('checkbox', {
-      name: /^operator as one of the roles of condition 1 in the Shown when rule of/,
-    });
-    for (const role of ['viewer', 'editor', 'operator']) {
-      await page.keyboard.press('Tab');
-      // Its label: the name, then (visually hidden) of what.
-      await page.waitForFunction(
-        (name) =>
-          document.activeElement?.parentElement?.textContent?.startsWith(`${name} as one of the roles`) === true,
-        role,
-      );
-    }
-    await page.keyboard.press('Space');
-    await expect(operator.isChecked()).resolves.toBe(true);
-    await rule.getByText('Shown to: not role operator.').waitFor();
-    // Its boxes are targets of 24 x 24 px at least (WCAG 2.2).
-    const box = await operator.boundingBox();
-    expect([box!.width >= 24, box!.height >= 24]).toEqual([true, true]);
-    expect(await axeViolations(page)).toEqual([]);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
-
-    // The JSON view shows the same rule, and the builder comes back with it.
-    const toggle = rule.getByRole('button', { name: /^Edit as JSON/ });
-    await toggle.click();
-    await expect(rule.getByLabel(/^JSON of the Shown when rule of/).inputValue()).resolves.toBe(
-      '{"$not":{"roles":["operator"]}}',
-    );
-    await toggle.click();
-    await expect(operator.isChecked()).resolves.toBe(true);
-
-    // "is one of" operator: published, the server places it for the operator (within seconds: every host takes the
-    // revision from the database), and the dashboard shows it.
-    await rule.getByLabel(/^Test of condition 1/).selectOption('holds');
-    await rule.getByText('Shown to: role operator.').waitFor();
-    await publishAndWait(page, /Revision \d+ published/);
-    await servedToOperatorBecomes(true);
-    await page.goto('/');
-    await waitForSlot(page, LOCATION, 'WelcomeCard', { hasText: title });
-
-    // "is none of" operator again, as built by keyboard: published, the server no longer sends it to the operator.
-    await page.goto(`/placements?location=${LOCATION}`);
-    await rule.getByLabel(/^Test of condition 1/).selectOption('not');
-    await rule.getByText('Shown to: not role operator.').waitFor();
-    await publishAndWait(page, /Revision \d+ published/);
-    await servedToOperatorBecomes(false);
-    expect(log.pageErrors).toEqual([]);
-  });
 });
 
 it('shows other staff neither the link nor the editor, and the API refuses them', async () => {
