@@ -279,6 +279,8 @@ describe('the placements page', () => {
     const section = await locationSection();
     const rule = jsonRuleBox(section, 'NewsTicker', 1);
     fireEvent.change(rule, { target: { value: '{"tenants": ' } });
+    // Said once the box is left (or typing pauses), not at each key: placements-rule-field.test.tsx.
+    fireEvent.focusOut(rule);
     expect(within(section).getByText('Not JSON yet, e.g. {"roles": ["editor"]}.'));
     fireEvent.change(rule, { target: { value: '{"tenants": ["acme"]}' } });
     fireEvent.change(within(section).getByLabelText(card('Priority of', 'NewsTicker', 1)), { target: { value: '70' } });
