@@ -131,20 +131,23 @@ describe('the cold sign-in page', () => {
 /**
  * Records, from before the page's scripts run (a MutationObserver over the whole document), what the app first builds
  * into #root in place of index.html's boot message, and each time a sign-in form is put into the page: read by
- * {@link formBuilds}. Also the form's top and left at each animation frame once shown.
+ * {@link formBuilds}. Also the form's top and left at each animation frame once shown, and the scripts the page added
+ * after its load event (see {@link shellStarted}).
  */
 const RECORD_FORM = `
-window.__form = { booted: false, firstBuild: null, insertions: 0, positions: [] };
+window.__form = { booted: false, firstBuild: null, insertions: 0, positions: [], scriptsAfterLoad: [] };
 new MutationObserver((records) => {
   const root = document.getElementById('root');
-  if (!root) return;
   for (const record of records) {
     for (const node of record.addedNodes) {
-      if (node.nodeType === 1 && (node.matches('form.login__form') || node.querySelector('form.login__form'))) {
+      // 'complete' from just before the load event.
+      if (node.nodeName === 'SCRIPT' && document.readyState === 'complete') window.__form.scriptsAfterLoad.push(node.src);
+      if (root && node.nodeType === 1 && (node.matches('form.login__form') || node.querySelector('form.login__form'))) {
         window.__form.insertions += 1;
       }
     }
   }
+  if (!root) return;
   if (root.querySelector(':scope > .boot')) window.__form.booted = true;
   // The app's first DOM: the first time #root, once parsed with the boot message, holds anything else (one commit,
   // seen whole here).
@@ -172,6 +175,8 @@ interface FormBuilds {
   insertions: number;
   /** The form's distinct positions since it showed: one while it has not moved. */
   positions: { top: number; left: number }[];
+  /** The scripts the page added after its load event: none while its code all loads with the page. */
+  scriptsAfterLoad: string[];
 }
 
 async function formBuilds(page: Page): Promise<FormBuilds> {
@@ -190,20 +195,22 @@ async function formBuilds(page: Page): Promise<FormBuilds> {
 const OLD_SHELL_WAIT_MS = 1_000;
 
 /**
- * Waits, in real time, until the page's code has made the React root it renders the shell into (React marks the
- * container as its own: the moment the shell's wait began).
+ * Opens the sign-in page and waits, in real time, for its load event: the moment the shell's wait has begun. The load
+ * event waits for every script the page adds while it loads (the entry's, then the chunks behind its async boundary:
+ * React and the shell, and the remote modules it hints), and the entry calls the shell as the last of them has run,
+ * without a timer: with the page's clock held, the shell has made its root and is waiting, whatever it waits for.
+ * Said with the page's own event, not with React's marks on its container (which change with React's releases).
  */
 async function shellStarted(page: Page): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (
-    !(await page.evaluate(() => {
-      const root = document.getElementById('root');
-      return root !== null && Object.keys(root).some((key) => key.startsWith('__reactContainer'));
-    }))
-  ) {
-    if (Date.now() > deadline) throw new Error('The page never made its React root.');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await page.goto('/login', { waitUntil: 'load' });
+}
+
+/** Why the form did not show: a shell that waits for GET /slots, or one whose code came after the page's load. */
+async function notShown(page: Page): Promise<Error> {
+  // Read at once: the page's animation frames wait for its clock, held still.
+  const late = await page.evaluate(() => (window as unknown as { __form: FormBuilds }).__form.scriptsAfterLoad);
+  const why = late.length > 0 ? `, or its code came after the page's load: ${late.join(', ')}` : '';
+  return new Error(`No sign-in form ${OLD_SHELL_WAIT_MS - 2} ms after the shell began: it waits for GET /slots${why}.`);
 }
 
 describe('the sign-in form with a slow GET /slots', () => {
@@ -244,11 +251,12 @@ describe('the sign-in form with a slow GET /slots', () => {
       await page.clock.install({ time: start - 60_000 });
       await page.clock.pauseAt(start);
       try {
-        await page.goto('/login');
         await shellStarted(page);
         await page.clock.runFor(OLD_SHELL_WAIT_MS - 2);
         const username = page.locator('form input[name="username"]');
-        await username.waitFor({ timeout: 15_000 });
+        await username.waitFor({ timeout: 15_000 }).catch(async () => {
+          throw await notShown(page);
+        });
         drawn();
         await page.clock.resume();
         // At once: the form is in the first DOM the app builds, put there once, with GET /slots unanswered.
