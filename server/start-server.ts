@@ -179,12 +179,17 @@ export async function startServer(env: NodeJS.ProcessEnv, options: StartServerOp
     settings: config.shutdown,
     storesNotClosed: () => storesNotClosed(app),
     closeResources: async () => {
-      await metricsListener?.close();
-      await app.close();
-      // The last spans (this shutdown's requests among them) are sent before the process ends, if the collector
-      // answers in time: otherwise they are lost, said, and the stop is still clean.
-      const lastSpans = await stopTracing();
-      if (!lastSpans.sent) logger.warn({ reason: lastSpans.reason }, 'shutdown: the last spans were not sent');
+      const closing = (async () => {
+        await metricsListener?.close();
+        await app.close();
+      })();
+      // The last spans (this shutdown's requests among them) are sent beside the close, not after it: a database
+      // that does not answer holds the close until the deadline (stopTracing). A collector that does not answer in
+      // time loses them, which is said, and the stop is still clean.
+      const lastSpans = stopTracing(closing).then((spans) => {
+        if (!spans.sent) logger.warn({ reason: spans.reason }, 'shutdown: the last spans were not sent');
+      });
+      await Promise.all([closing, lastSpans]);
     },
   });
   starting.handOver(shutdown);

@@ -81,6 +81,8 @@ export interface TracingSdk {
    * `answerAtOnce`, the part of it that answers some requests before it returns (the public fast path).
    */
   traceRequests(listener: RequestListener, protocol: 'http' | 'http2', answerAtOnce?: AnswerAtOnce): RequestListener;
+  /** Sends the spans ended so far, and goes on recording; rejects when the receiver did not take them. */
+  flush(): Promise<void>;
   shutdown(): Promise<void>;
 }
 
@@ -148,6 +150,8 @@ export function startTracingSdk(env: NodeJS.ProcessEnv): TracingSdk {
         answerAtOnce,
       });
     },
+    // The processor's own: it rejects with the export's error, where the provider's gives an array of them.
+    flush: () => requestSpans.processor.forceFlush(),
     async shutdown() {
       unregister();
       await provider.shutdown();

@@ -81,23 +81,43 @@ export const LAST_SPANS_WAIT_MS = 2_000;
 export type LastSpans = { sent: true } | { sent: false; reason: string };
 
 /**
- * Sends the spans not sent yet and stops the SDK, waiting `waitMs` at the most; nothing when tracing is off. Called
- * by the graceful shutdown, which logs spans left unsent and still exits 0: telemetry lost is not a store left open.
+ * Sends the spans not sent yet and stops the SDK, beside `closing` (the app's close, begun once the HTTP server has
+ * closed: the last requests' spans have ended). The spans ended so far go out at once, not after the close: a database
+ * that does not answer holds the close until the shutdown's deadline, and the spans of the last requests, often the
+ * very ones an operator needs to see what went wrong, were lost with it. Those the close itself ends (its last
+ * queries) go out once it has, as the SDK stops. The two sends wait `waitMs` at the most together, the close's time
+ * not counted (the shutdown gives the stores' close room for it: STORES_CLOSE_MIN_MS); a collector that did not take
+ * the first is not waited for again (the SDK is left to the process's end). Nothing when tracing is off. Called by the
+ * graceful shutdown, which logs spans left unsent and still exits 0: telemetry lost is not a store left open.
  */
-export async function stopTracing(waitMs = LAST_SPANS_WAIT_MS): Promise<LastSpans> {
+export async function stopTracing(
+  closing: Promise<unknown> = Promise.resolve(),
+  waitMs = LAST_SPANS_WAIT_MS,
+): Promise<LastSpans> {
   const sdk = started;
   started = null;
   if (sdk === null) return { sent: true };
+  const began = Date.now();
+  const flushed = await within(sdk.flush(), waitMs);
+  if (!flushed.sent) return flushed;
+  const left = Math.max(waitMs - (Date.now() - began), 0);
+  // The close's failure is the shutdown's to say: what matters here is that it ended.
+  await closing.catch(() => undefined);
+  return within(sdk.shutdown(), left);
+}
+
+/** How `sending` ended, or that it did not within `waitMs`. */
+async function within(sending: Promise<void>, waitMs: number): Promise<LastSpans> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<LastSpans>((resolve) => {
     timer = setTimeout(() => resolve({ sent: false, reason: `no answer within ${waitMs} ms` }), waitMs);
   });
-  const stopped = sdk.shutdown().then(
+  const ended = sending.then(
     (): LastSpans => ({ sent: true }),
     (error: unknown): LastSpans => ({ sent: false, reason: error instanceof Error ? error.message : String(error) }),
   );
   try {
-    return await Promise.race([stopped, late]);
+    return await Promise.race([ended, late]);
   } finally {
     clearTimeout(timer);
   }
