@@ -4,12 +4,11 @@
  * operator needs to see what went wrong) must still reach the collector, a real OTLP/HTTP receiver here. They were
  * sent only after the app's close, which never came: lost with the process.
  */
-import { SLOT_EVENTS_PATH, type SlotLoadEvent } from '../../shared';
+import { SLOT_EVENTS_PATH } from '../../shared';
 import { describeWithPostgres, PostgresServer } from '../../testing/server/postgres-server';
+import { BANNER_LOAD, FROZEN_STOP_ENV, freezeUntilOutageLogged } from '../../testing/server/frozen-database-stop';
 import { printedUrl, runServerEntry } from '../../testing/server/server-entry-run';
-import { waitUntil } from '../../testing/server/wait-until';
 import { startOtlpReceiver, type OtlpReceiver } from '../../testing/system/otlp-receiver';
-import { POSTGRES_STOPPED_MESSAGE } from '../storage/postgres-outage-log';
 import { STORES_CLOSE_TIMEOUT_MESSAGE } from './graceful-shutdown';
 
 jest.setTimeout(90_000);
@@ -20,17 +19,6 @@ const ENTRY = 'server/main.ts';
 /** The last request's trace, as its caller's `traceparent` gives it: its span is found by this id. */
 const LAST_TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
 const CALLER_SPAN = '00f067aa0ba902b7';
-
-const BANNER: SlotLoadEvent = {
-  remote: 'team_marketing',
-  component: 'MaintenanceNotice',
-  location: 'header-banner',
-  outcome: 'rendered',
-  phase: null,
-  kind: null,
-  loadMs: 140,
-  startMs: 200,
-};
 
 interface LogLine {
   level: number;
@@ -56,11 +44,7 @@ describeWithPostgres()('a traced host stopped while its PostgreSQL is frozen', (
     const collector = receiver as OtlpReceiver;
     const started = runServerEntry(ENTRY, {
       DATABASE_URL: await server.createDatabase('frozen_traced'),
-      SESSION_SECRET: 'a-session-secret-of-enough-characters',
-      DEMO_PASSWORD: 'entry-demo-password',
-      SHUTDOWN_TIMEOUT_MS: '1000',
-      // Far above the shutdown's bound: the last counts' write waits this long for the frozen database.
-      DATABASE_STATEMENT_TIMEOUT_MS: '40000',
+      ...FROZEN_STOP_ENV,
       OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
       OTEL_TRACES_SAMPLER: 'always_on',
       // No batch goes out on its own during the test: what reaches the receiver, the shutdown sent.
@@ -68,17 +52,7 @@ describeWithPostgres()('a traced host stopped while its PostgreSQL is frozen', (
     });
     try {
       const url = await printedUrl(started);
-      server.freeze();
-      // Again: a backend forked for a new connection of the pool just before the postmaster stopped is stopped too.
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      server.freeze();
-      await waitUntil(
-        async () => started.logLines<LogLine>().some(({ msg }) => msg === POSTGRES_STOPPED_MESSAGE),
-        30_000,
-        'the outage logged',
-      ).catch((error: unknown) => {
-        throw new Error(`${String(error)}\n${started.output()}`);
-      });
+      await freezeUntilOutageLogged(server, started);
       // Answered at once (counted in memory), its counts written by the close: to a database that does not answer.
       const sent = await fetch(`${url}${SLOT_EVENTS_PATH}`, {
         method: 'POST',
@@ -87,7 +61,7 @@ describeWithPostgres()('a traced host stopped while its PostgreSQL is frozen', (
           Accept: 'application/json',
           traceparent: `00-${LAST_TRACE}-${CALLER_SPAN}-01`,
         },
-        body: JSON.stringify({ events: [BANNER, BANNER] }),
+        body: JSON.stringify({ events: [BANNER_LOAD, BANNER_LOAD] }),
       });
       expect(sent.status).toBe(204);
       expect(collector.spans.filter((span) => span.traceId === LAST_TRACE)).toEqual([]);
