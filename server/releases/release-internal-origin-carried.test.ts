@@ -10,22 +10,13 @@ import request from 'supertest';
 import { REMOTE_DESCRIPTOR_FILE } from '../../shared';
 import { createTestApp, type TestApp } from '../../testing/server/test-app';
 import { getFreePort } from '../../testing/system/free-port';
+import { scriptedResolver, type ScriptedResolver } from '../../testing/server/scripted-resolver';
 import { makeTempDir, type TempDir } from '../../testing/temp-dir';
-import type { ResolvedAddress } from '../remotes/release-address-guard';
 
-/** Host name -> its answers, one per look-up (the last one repeated); every look-up asked, in order. */
-let names: Map<string, string[][]>;
-let looked: string[];
+/** The names the server resolves, and what it asked (scripted-resolver.ts). */
+let dns: ScriptedResolver;
 let declared: TempDir;
 let testApp: TestApp | undefined;
-
-async function resolve(hostname: string): Promise<ResolvedAddress[]> {
-  looked.push(hostname);
-  const answers = names.get(hostname);
-  if (answers === undefined) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
-  const answer = answers.length > 1 ? answers.shift()! : answers[0]!;
-  return answer.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
-}
 
 /** Starts the app, team_billing declared with its own entry down: in production on HOST=0.0.0.0, or outside it. */
 async function start(production: boolean): Promise<TestApp> {
@@ -35,7 +26,7 @@ async function start(production: boolean): Promise<TestApp> {
     ...(production ? { nodeEnv: 'production' as const } : {}),
     env: { REMOTES_CONFIG: path.join(declared.path, 'remotes.json'), ...(production ? { HOST: '0.0.0.0' } : {}) },
     remoteDescriptorTimeoutMs: 1500,
-    resolveRemoteHost: resolve,
+    resolveRemoteHost: dns.resolve,
   });
   return testApp;
 }
@@ -52,8 +43,7 @@ async function publish(entry: string): Promise<string> {
 }
 
 beforeEach(() => {
-  names = new Map();
-  looked = [];
+  dns = scriptedResolver();
   declared = makeTempDir('slots-release-carried-');
 });
 afterEach(async () => {
@@ -70,7 +60,7 @@ describe('a remote without "releaseOrigins", in production on HOST=0.0.0.0', () 
     ['2001:0:4136:e378:8000:63bf:f5ff:fffa', 'a private address (10.0.0.5, in Teredo client form)'],
   ])('refuses an entry whose name resolves to %s, asking nothing', async (answer, described) => {
     await start(true);
-    names.set('billing.example.test', [[answer]]);
+    dns.names.set('billing.example.test', [[answer]]);
     const entry = 'https://billing.example.test/v1/mf-manifest.json';
     expect(await publish(entry)).toBe(
       `"entry" "${entry}" is on https://billing.example.test, whose host resolves to ${answer}, ${described}: ` +
@@ -79,7 +69,7 @@ describe('a remote without "releaseOrigins", in production on HOST=0.0.0.0', () 
         `team publishes from https://billing.example.test on purpose, ask the operators to add ` +
         `"https://billing.example.test" to the remote's "releaseOrigins" in REMOTES_CONFIG.`,
     );
-    expect(looked).toEqual(['billing.example.test']);
+    expect(dns.looked).toEqual(['billing.example.test']);
   });
 
   it("refuses an entry on a cloud's metadata address written in NAT64 form, resolving nothing", async () => {
@@ -87,28 +77,28 @@ describe('a remote without "releaseOrigins", in production on HOST=0.0.0.0', () 
     expect(await publish('https://[64:ff9b::169.254.169.254]/v1/mf-manifest.json')).toContain(
       'is on https://[64:ff9b::a9fe:a9fe], whose host is a link-local address (169.254.169.254, in NAT64 form): ',
     );
-    expect(looked).toEqual([]);
+    expect(dns.looked).toEqual([]);
   });
 
   it('refuses a name answering a public address at the check and 64:ff9b::7f00:1 at the request', async () => {
     await start(true);
-    names.set('rebind.test', [['203.0.113.10'], ['64:ff9b::7f00:1']]);
+    dns.names.set('rebind.test', [['203.0.113.10'], ['64:ff9b::7f00:1']]);
     expect(await publish('https://rebind.test/v1/mf-manifest.json')).toBe(
       `The release's descriptor cannot be read: https://rebind.test/v1/${REMOTE_DESCRIPTOR_FILE}: rebind.test ` +
         'resolved to 64:ff9b::7f00:1, a loopback address (127.0.0.1, in NAT64 form), which a release of a remote ' +
         'without "releaseOrigins" may not reach: nothing was asked there.',
     );
-    expect(looked).toEqual(['rebind.test', 'rebind.test']);
+    expect(dns.looked).toEqual(['rebind.test', 'rebind.test']);
   });
 });
 
 describe('a remote without "releaseOrigins", in development (loopback allowed)', () => {
   it("refuses a name resolving to 64:ff9b::7f00:1: a translator's loopback, not this machine's", async () => {
     await start(false);
-    names.set('billing.test', [['64:ff9b::7f00:1']]);
+    dns.names.set('billing.test', [['64:ff9b::7f00:1']]);
     expect(await publish('http://billing.test/v1/mf-manifest.json')).toContain(
       'whose host resolves to 64:ff9b::7f00:1, a loopback address (127.0.0.1, in NAT64 form): remote "team_billing"',
     );
-    expect(looked).toEqual(['billing.test']);
+    expect(dns.looked).toEqual(['billing.test']);
   });
 });

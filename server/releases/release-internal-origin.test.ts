@@ -14,8 +14,8 @@ import { fakeManifest } from '../../testing/fake-manifest';
 import { addOperator, createTestApp, signedInAgent, type TestApp } from '../../testing/server/test-app';
 import { startHttpFixtureServer, type HttpFixtureServer } from '../../testing/system/http-fixture-server';
 import { getFreePort, releasePort } from '../../testing/system/free-port';
+import { scriptedResolver, type ScriptedResolver } from '../../testing/server/scripted-resolver';
 import { makeTempDir, type TempDir } from '../../testing/temp-dir';
-import type { ResolvedAddress } from '../remotes/release-address-guard';
 
 const DESCRIPTOR = { name: 'team_billing', components: ['InvoiceBanner'] };
 
@@ -38,19 +38,10 @@ let origin: HttpFixtureServer;
  * every TCP connection, so that an https request sent to this plain-http server would show too.
  */
 let internal: { port: number; asked: string[]; connections: number; close: () => Promise<void> };
-/** Host name -> its answers, one per look-up (the last one repeated); every look-up asked, in order. */
-let names: Map<string, string[][]>;
-let looked: string[];
+/** The names the server resolves, and what it asked (scripted-resolver.ts). */
+let dns: ScriptedResolver;
 let declared: TempDir;
 let testApp: TestApp | undefined;
-
-async function resolve(hostname: string): Promise<ResolvedAddress[]> {
-  looked.push(hostname);
-  const answers = names.get(hostname);
-  if (answers === undefined) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
-  const answer = answers.length > 1 ? answers.shift()! : answers[0]!;
-  return answer.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
-}
 
 /**
  * Starts the app, team_billing declared with its own entry down and `releaseOrigins` if any. `production`: a
@@ -66,7 +57,7 @@ async function start(production: boolean, releaseOrigins?: string[], dir?: TestA
     ...(production ? { nodeEnv: 'production' as const } : {}),
     env: { REMOTES_CONFIG: path.join(declared.path, 'remotes.json'), ...(production ? { HOST: '0.0.0.0' } : {}) },
     remoteDescriptorTimeoutMs: 1500,
-    resolveRemoteHost: resolve,
+    resolveRemoteHost: dns.resolve,
   });
   return testApp;
 }
@@ -102,8 +93,7 @@ beforeEach(async () => {
       }),
   };
   server.on('connection', () => (internal.connections += 1));
-  names = new Map();
-  looked = [];
+  dns = scriptedResolver();
   declared = makeTempDir('slots-release-internal-');
 });
 afterEach(async () => {
@@ -140,7 +130,7 @@ describe('a remote without "releaseOrigins", in production on HOST=0.0.0.0 (loop
     );
     expect(new URL(shown).hostname).toBe(host);
     expect(internal.connections).toBe(0);
-    expect(looked).toEqual([]);
+    expect(dns.looked).toEqual([]);
   });
 
   it.each([
@@ -150,7 +140,7 @@ describe('a remote without "releaseOrigins", in production on HOST=0.0.0.0 (loop
     ['an IPv4-mapped private address', ['::ffff:192.168.1.1'], 'private'],
   ])('refuses an entry whose name resolves to %s, asking nothing', async (_, answers, kind) => {
     await start(true);
-    names.set('billing.internal.test', [answers]);
+    dns.names.set('billing.internal.test', [answers]);
     // https: production takes plain http from loopback names only (`localhost`), an entry rule of its own.
     const entry = `https://billing.internal.test:${internal.port}/v1/mf-manifest.json`;
     const { error } = (await publish(entry, 400)).body;
@@ -160,12 +150,12 @@ describe('a remote without "releaseOrigins", in production on HOST=0.0.0.0 (loop
         'remote "team_billing" has no "releaseOrigins"',
     );
     expect(internal.connections).toBe(0);
-    expect(looked).toEqual(['billing.internal.test']);
+    expect(dns.looked).toEqual(['billing.internal.test']);
   });
 
   it('refuses a name answering a public address at the check and an internal one at the request (rebinding)', async () => {
     await start(true);
-    names.set('rebind.test', [['203.0.113.10'], ['127.0.0.2']]);
+    dns.names.set('rebind.test', [['203.0.113.10'], ['127.0.0.2']]);
     const entry = `https://rebind.test:${internal.port}/v1/mf-manifest.json`;
     const { error } = (await publish(entry, 400)).body;
     expect(error.message).toBe(
@@ -174,20 +164,20 @@ describe('a remote without "releaseOrigins", in production on HOST=0.0.0.0 (loop
         '"releaseOrigins" may not reach: nothing was asked there.',
     );
     expect(internal.connections).toBe(0);
-    expect(looked).toEqual(['rebind.test', 'rebind.test']);
+    expect(dns.looked).toEqual(['rebind.test', 'rebind.test']);
   });
 
   it('asks a name resolving to a public address there, and there only', async () => {
     await start(true);
     // TEST-NET-3 (documentation): public to the rule, and no team's origin here, so the request fails as any would
     // (unreachable, or whatever answers there refusing the name), not as the guard refuses.
-    names.set('billing.example.test', [['203.0.113.10']]);
+    dns.names.set('billing.example.test', [['203.0.113.10']]);
     const { error } = (await publish('https://billing.example.test:81/v1/mf-manifest.json', 400)).body;
     expect(error.message).toMatch(
       /^The release's descriptor cannot be read: https:\/\/billing\.example\.test:81\/v1\/slots-remote\.json/,
     );
     expect(error.message).not.toMatch(/releaseOrigins|internal|nothing was asked/);
-    expect(looked).toEqual(['billing.example.test', 'billing.example.test']);
+    expect(dns.looked).toEqual(['billing.example.test', 'billing.example.test']);
   });
 
   it('takes releases from an internal origin its "releaseOrigins" lists: the operators chose it', async () => {
@@ -200,7 +190,7 @@ describe('a remote without "releaseOrigins", in production on HOST=0.0.0.0 (loop
 describe('a remote without "releaseOrigins", in development (one machine: loopback allowed)', () => {
   it('publishes from a name resolving to loopback, connecting where the guard resolved it', async () => {
     await start(false);
-    names.set('billing.test', [['127.0.0.1']]);
+    dns.names.set('billing.test', [['127.0.0.1']]);
     await publish(`http://billing.test:${origin.port}/v1/mf-manifest.json`, 201);
     expect(origin.requests.map(({ url }) => url)).toEqual([
       `/v1/${REMOTE_DESCRIPTOR_FILE}`,
@@ -208,7 +198,7 @@ describe('a remote without "releaseOrigins", in development (one machine: loopba
       '/v1/remoteEntry.js',
     ]);
     // The check, then one look-up per request.
-    expect(looked).toEqual(['billing.test', 'billing.test', 'billing.test', 'billing.test']);
+    expect(dns.looked).toEqual(['billing.test', 'billing.test', 'billing.test', 'billing.test']);
   });
 
   it('refuses a private address, and the checks of a release in force once its name resolves to one', async () => {
@@ -217,7 +207,7 @@ describe('a remote without "releaseOrigins", in development (one machine: loopba
     expect((await publish('http://10.0.0.5/v1/mf-manifest.json', 400)).body.error.message).toContain(
       'whose host is a private address: remote "team_billing" has no "releaseOrigins"',
     );
-    names.set('billing.test', [['127.0.0.1']]);
+    dns.names.set('billing.test', [['127.0.0.1']]);
     const entry = `http://billing.test:${origin.port}/v1/mf-manifest.json`;
     await publish(entry, 201);
     await (await signedInAgent(app)).post('/api/remotes/team_billing/activate').send({ version: '1.0.0' }).expect(200);
@@ -226,7 +216,7 @@ describe('a remote without "releaseOrigins", in development (one machine: loopba
     const asked = origin.requests.length;
 
     // The name now points into the network: the next check (every 30 s) asks nothing.
-    names.set('billing.test', [['10.0.0.9']]);
+    dns.names.set('billing.test', [['10.0.0.9']]);
     await app.remotes.registry.checkOrigins();
     expect(app.remotes.registry.originCheckOf('team_billing')).toEqual({
       entry,
@@ -242,7 +232,7 @@ describe('a remote without "releaseOrigins", in development (one machine: loopba
 describe('an upgrade', () => {
   it('refuses putting in force, in production, a release published from loopback before, asking nothing', async () => {
     const before = await start(false);
-    names.set('billing.test', [['127.0.0.1']]);
+    dns.names.set('billing.test', [['127.0.0.1']]);
     await publish(`http://billing.test:${origin.port}/v1/mf-manifest.json`, 201);
     const asked = origin.requests.length;
     const { dir } = before;
@@ -273,7 +263,7 @@ describe('a product in production reached from its own machine only (HOST on loo
       nodeEnv: 'production',
       ...(publicOrigin ? { publicOrigin } : {}),
       env: { REMOTES_CONFIG: path.join(declared.path, 'remotes.json'), HOST: '127.0.0.1' },
-      resolveRemoteHost: resolve,
+      resolveRemoteHost: dns.resolve,
     });
     return testApp;
   }
