@@ -3,69 +3,20 @@
  * once, and then, on every host alike, as its origin goes down, silent and back, in the inspector
  * (`GET /api/slots/inspect`), `/metrics` and the log. A remote declared by entry: descriptor-status.test.ts.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import request from 'supertest';
 import pino from 'pino';
-import { REMOTE_DESCRIPTOR_FILE, type InspectedRemote, type RemotesPayload } from '../../shared';
-import { fakeManifest } from '../../testing/fake-manifest';
+import { type InspectedRemote, type RemotesPayload } from '../../shared';
 import { holdRequestDeadlines } from '../../testing/server/held-deadlines';
 import { parsePrometheusText } from '../../testing/server/prometheus-text';
-import { createTestApp, signedInOperator, type TestApp } from '../../testing/server/test-app';
-import { startHttpFixtureServer, type HttpFixtureServer } from '../../testing/system/http-fixture-server';
-import { makeTempDir, type TempDir } from '../../testing/temp-dir';
+import { METRICS_TOKEN, remoteOriginsPerTest, type OriginAnswer } from '../../testing/server/remote-origins';
+import { signedInOperator } from '../../testing/server/test-app';
 
-const TOKEN = 'metrics-token-for-the-tests-0123';
-const TIMEOUT_MS = 250;
+const remotes = remoteOriginsPerTest('slots-descriptor-status-release-');
+const { origin, startWith } = remotes;
 
-let dir: TempDir;
-let testApp: TestApp | undefined;
-const origins: HttpFixtureServer[] = [];
-
-beforeEach(() => {
-  dir = makeTempDir('slots-descriptor-status-release-');
-});
-afterEach(async () => {
+afterEach(() => {
   jest.restoreAllMocks();
-  await testApp?.close();
-  testApp = undefined;
-  await Promise.all(origins.splice(0).map((origin) => origin.close()));
-  dir.remove();
 });
-
-/** An origin that serves `name`'s descriptor (with a manifest and entry script), answers 404, or never answers. */
-async function origin(answer: 'descriptor' | '404' | 'silent', name: string): Promise<HttpFixtureServer> {
-  const server = await startHttpFixtureServer((req, res) => {
-    if (answer === 'silent') return; // closed by the fixture's close()
-    if (answer !== '404' && req.url === `/${name}/mf-manifest.json`) {
-      res.writeHead(200).end(JSON.stringify(fakeManifest(name, ['Banner'])));
-      return;
-    }
-    if (answer !== '404' && req.url === `/${name}/remoteEntry.js`) {
-      res.writeHead(200).end(`var ${name} = {};`);
-      return;
-    }
-    if (answer === '404' || req.url !== `/${name}/${REMOTE_DESCRIPTOR_FILE}`) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ name, components: ['Banner'] }));
-  });
-  origins.push(server);
-  return server;
-}
-
-async function startWith(remotes: Array<{ name: string; origin: string }>): Promise<TestApp> {
-  const configFile = path.join(dir.path, 'remotes.json');
-  const entries = remotes.map(({ name, origin: url }) => ({ name, entry: `${url}/${name}/mf-manifest.json` }));
-  fs.writeFileSync(configFile, JSON.stringify({ remotes: entries }));
-  testApp = await createTestApp({
-    env: { REMOTES_CONFIG: configFile },
-    remoteDescriptorTimeoutMs: TIMEOUT_MS,
-    metrics: { token: TOKEN },
-  });
-  return testApp;
-}
 
 describe('the status of a remote served from a release', () => {
   it('follows the origin of a release put in force at run time at once, alike in the inspector and /metrics', async () => {
@@ -76,7 +27,10 @@ describe('the status of a remote served from a release', () => {
     const operator = await signedInOperator(app);
     const statuses = async () => {
       const inspected = (await operator.get('/api/slots/inspect').expect(200)).body.remotes as InspectedRemote[];
-      const metrics = await request(app.handler).get('/metrics').set('Authorization', `Bearer ${TOKEN}`).expect(200);
+      const metrics = await request(app.handler)
+        .get('/metrics')
+        .set('Authorization', `Bearer ${METRICS_TOKEN}`)
+        .expect(200);
       const families = parsePrometheusText(metrics.text);
       const measured = (families.get('slots_remote_descriptor_status')?.samples ?? []).filter(
         (sample) => sample.labels.remote === 'team_up' && sample.value === 1,
@@ -112,84 +66,65 @@ describe('the status of a remote served from a release', () => {
     // Only a silent origin's requests time out, when it has them: with 250 ms of real time, the load of a busy machine
     // timed out requests the origin was answering (the first host's import of the entry, a check while it answered).
     const deadlines = holdRequestDeadlines();
-    let answer: 'descriptor' | 'silent' | '404' = 'descriptor';
-    const changing = await startHttpFixtureServer((req, res) => {
-      if (answer === 'silent') return deadlines.expire();
-      if (answer === 'descriptor' && req.url === '/team_up/mf-manifest.json') {
-        res.writeHead(200).end(JSON.stringify(fakeManifest('team_up', ['Banner'])));
-      } else if (answer === 'descriptor' && req.url === '/team_up/remoteEntry.js') {
-        res.writeHead(200).end('var team_up = {};');
-      } else if (answer === 'descriptor' && req.url === `/team_up/${REMOTE_DESCRIPTOR_FILE}`) {
-        res.writeHead(200).end(JSON.stringify({ name: 'team_up', components: ['Banner'] }));
-      } else {
-        res.writeHead(404).end();
-      }
-    });
-    origins.push(changing);
+    let answer: OriginAnswer = 'descriptor';
+    const changing = await origin(() => {
+      if (answer === 'silent') deadlines.expire();
+      return answer;
+    }, 'team_up');
     const logged: string[] = [];
     const logger = pino({ level: 'info' }, { write: (line: string) => void logged.push(line) });
     // REMOTES_CONFIG's entry, made a release by the first host; the second finds the release.
     const first = await startWith([{ name: 'team_up', origin: changing.url }]);
-    const second = await createTestApp({
-      dir,
-      env: { REMOTES_CONFIG: path.join(dir.path, 'remotes.json') },
-      remoteDescriptorTimeoutMs: TIMEOUT_MS,
-      metrics: { token: TOKEN },
-      logger,
-    });
-    try {
-      // Signed in once on each host: a sign-in is a password hash, of the time a loaded machine has least of.
-      const operators = await Promise.all([first, second].map(({ app }) => signedInOperator(app)));
-      const statuses = async () =>
-        Promise.all(
-          [first, second].map(async ({ app }, host) => {
-            const agent = operators[host]!;
-            const inspected = (await agent.get('/api/slots/inspect').expect(200)).body.remotes as InspectedRemote[];
-            const remote = inspected.find((each) => each.name === 'team_up');
-            const metrics = await request(app.handler).get('/metrics').set('Authorization', `Bearer ${TOKEN}`);
-            const measured = (parsePrometheusText(metrics.text).get('slots_remote_descriptor_status')?.samples ?? [])
-              .filter((sample) => sample.labels.remote === 'team_up' && sample.value === 1)
-              .map((sample) => sample.labels.status);
-            return { inspector: remote?.status, release: remote?.release, metrics: measured };
-          }),
-        );
-      const checkBoth = () => Promise.all([first, second].map(({ app }) => app.remotes.registry.checkOrigins()));
-      const release = first.app.remotes.registry.releaseOf('team_up')!.version;
-      expect(release).toMatch(/^config-/);
-      await checkBoth();
-      expect(await statuses()).toEqual([
-        { inspector: 'answered', release, metrics: ['answered'] },
-        { inspector: 'answered', release, metrics: ['answered'] },
-      ]);
+    const second = await remotes.start({ dir: remotes.dir, logger });
+    // Signed in once on each host: a sign-in is a password hash, of the time a loaded machine has least of.
+    const operators = await Promise.all([first, second].map(({ app }) => signedInOperator(app)));
+    const statuses = async () =>
+      Promise.all(
+        [first, second].map(async ({ app }, host) => {
+          const agent = operators[host]!;
+          const inspected = (await agent.get('/api/slots/inspect').expect(200)).body.remotes as InspectedRemote[];
+          const remote = inspected.find((each) => each.name === 'team_up');
+          const metrics = await request(app.handler).get('/metrics').set('Authorization', `Bearer ${METRICS_TOKEN}`);
+          const measured = (parsePrometheusText(metrics.text).get('slots_remote_descriptor_status')?.samples ?? [])
+            .filter((sample) => sample.labels.remote === 'team_up' && sample.value === 1)
+            .map((sample) => sample.labels.status);
+          return { inspector: remote?.status, release: remote?.release, metrics: measured };
+        }),
+      );
+    const checkBoth = () => Promise.all([first, second].map(({ app }) => app.remotes.registry.checkOrigins()));
+    const release = first.app.remotes.registry.releaseOf('team_up')!.version;
+    expect(release).toMatch(/^config-/);
+    await checkBoth();
+    expect(await statuses()).toEqual([
+      { inspector: 'answered', release, metrics: ['answered'] },
+      { inspector: 'answered', release, metrics: ['answered'] },
+    ]);
 
-      answer = 'silent';
-      await checkBoth();
-      const slow = { inspector: 'timed-out', release, metrics: ['timed-out'] };
-      expect(await statuses()).toEqual([slow, slow]);
-      expect(logged.join('')).toContain('Remote \\"team_up\\" stopped answering at its origin');
+    answer = 'silent';
+    await checkBoth();
+    const slow = { inspector: 'timed-out', release, metrics: ['timed-out'] };
+    expect(await statuses()).toEqual([slow, slow]);
+    expect(logged.join('')).toContain('Remote \\"team_up\\" stopped answering at its origin');
 
-      answer = 'descriptor';
-      await checkBoth();
-      expect((await statuses()).map((status) => status.inspector)).toEqual(['answered', 'answered']);
-      const again = logged
-        .map((line) => JSON.parse(line) as { msg: string; trace_id?: string })
-        .find((line) => line.msg === 'Remote "team_up" answers at its origin again.');
-      // With the trace its request went with, as the origin received it.
-      expect(changing.requests.map((asked) => asked.traceparent?.slice(3, 35))).toContain(again?.trace_id);
+    answer = 'descriptor';
+    await checkBoth();
+    expect((await statuses()).map((status) => status.inspector)).toEqual(['answered', 'answered']);
+    const again = logged
+      .map((line) => JSON.parse(line) as { msg: string; trace_id?: string })
+      .find((line) => line.msg === 'Remote "team_up" answers at its origin again.');
+    // With the trace its request went with, as the origin received it.
+    expect(changing.requests.map((asked) => asked.traceparent?.slice(3, 35))).toContain(again?.trace_id);
 
-      answer = '404';
-      await checkBoth();
-      expect((await statuses()).map((status) => status.inspector)).toEqual(['bad-answer', 'bad-answer']);
+    answer = '404';
+    await checkBoth();
+    expect((await statuses()).map((status) => status.inspector)).toEqual(['bad-answer', 'bad-answer']);
 
-      await changing.close();
-      await checkBoth();
-      const down = { inspector: 'down', release, metrics: ['down'] };
-      expect(await statuses()).toEqual([down, down]);
-      // Still served from its release: pages meet the outage slot by slot, and load it again once it is back.
-      const served = (await request(second.app.handler).get('/api/remotes').expect(200)).body as RemotesPayload;
-      expect(served.remotes.map((remote) => remote.name)).toContain('team_up');
-    } finally {
-      await second.close();
-    }
+    await changing.close();
+    await checkBoth();
+    const down = { inspector: 'down', release, metrics: ['down'] };
+    expect(await statuses()).toEqual([down, down]);
+    // Still served from its release: pages meet the outage slot by slot, and load it again once it is back.
+    const served = (await request(second.app.handler).get('/api/remotes').expect(200)).body as RemotesPayload;
+    expect(served.remotes.map((remote) => remote.name)).toContain('team_up');
   });
 });

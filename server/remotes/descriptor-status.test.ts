@@ -4,73 +4,22 @@
  * `/metrics` show it, and the status of the remotes it does not ask (built, listed, disabled). A remote served from a
  * release: descriptor-status-release.test.ts; the trace its requests go with: descriptor-status-trace.test.ts.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import request from 'supertest';
-import { REMOTE_DESCRIPTOR_FILE, type InspectedRemote } from '../../shared';
-import { fakeManifest } from '../../testing/fake-manifest';
+import { type InspectedRemote } from '../../shared';
 import { createFixtureDist } from '../../testing/server/fixture-dist';
 import { parsePrometheusText, sampleValue } from '../../testing/server/prometheus-text';
-import { addUser, createTestApp, signedInAgent, signedInOperator, type TestApp } from '../../testing/server/test-app';
+import { DESCRIPTOR_TIMEOUT_MS, METRICS_TOKEN, remoteOriginsPerTest } from '../../testing/server/remote-origins';
+import { addUser, signedInAgent, signedInOperator } from '../../testing/server/test-app';
 import { getFreePort } from '../../testing/system/free-port';
-import { startHttpFixtureServer, type HttpFixtureServer } from '../../testing/system/http-fixture-server';
-import { makeTempDir, type TempDir } from '../../testing/temp-dir';
+import { startHttpFixtureServer } from '../../testing/system/http-fixture-server';
 import { REMOTE_METRIC_STATUSES } from './remote-descriptor-metrics';
 
-const TOKEN = 'metrics-token-for-the-tests-0123';
-const TIMEOUT_MS = 250;
-
-let dir: TempDir;
-let testApp: TestApp | undefined;
-const origins: HttpFixtureServer[] = [];
-
-beforeEach(() => {
-  dir = makeTempDir('slots-descriptor-status-');
-});
-afterEach(async () => {
-  await testApp?.close();
-  testApp = undefined;
-  await Promise.all(origins.splice(0).map((origin) => origin.close()));
-  dir.remove();
-});
-
-/** An origin that serves `name`'s descriptor (with a manifest and entry script), answers 404, or never answers. */
-async function origin(answer: 'descriptor' | '404' | 'silent', name: string): Promise<HttpFixtureServer> {
-  const server = await startHttpFixtureServer((req, res) => {
-    if (answer === 'silent') return; // closed by the fixture's close()
-    if (answer !== '404' && req.url === `/${name}/mf-manifest.json`) {
-      res.writeHead(200).end(JSON.stringify(fakeManifest(name, ['Banner'])));
-      return;
-    }
-    if (answer !== '404' && req.url === `/${name}/remoteEntry.js`) {
-      res.writeHead(200).end(`var ${name} = {};`);
-      return;
-    }
-    if (answer === '404' || req.url !== `/${name}/${REMOTE_DESCRIPTOR_FILE}`) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ name, components: ['Banner'] }));
-  });
-  origins.push(server);
-  return server;
-}
+const remotes = remoteOriginsPerTest('slots-descriptor-status-');
+const { origin, startWith } = remotes;
 
 /** A port nothing listens on, and that no other test's server takes meanwhile (see free-port.ts). */
 async function deadOrigin(): Promise<string> {
   return `http://127.0.0.1:${await getFreePort()}`;
-}
-
-async function startWith(remotes: Array<{ name: string; origin: string }>): Promise<TestApp> {
-  const configFile = path.join(dir.path, 'remotes.json');
-  const entries = remotes.map(({ name, origin: url }) => ({ name, entry: `${url}/${name}/mf-manifest.json` }));
-  fs.writeFileSync(configFile, JSON.stringify({ remotes: entries }));
-  testApp = await createTestApp({
-    env: { REMOTES_CONFIG: configFile },
-    remoteDescriptorTimeoutMs: TIMEOUT_MS,
-    metrics: { token: TOKEN },
-  });
-  return testApp;
 }
 
 describe('the status of every other configured remote', () => {
@@ -80,29 +29,20 @@ describe('the status of every other configured remote', () => {
       for (const name of ['team_records', 'team_marketing', 'team_off']) {
         dist.addRemote({ name, components: [`${name}_Banner`], formComponents: [] });
       }
-      const configFile = path.join(dir.path, 'remotes.json');
-      fs.writeFileSync(
-        configFile,
-        JSON.stringify({
-          remotes: [
-            // A built-in remote re-pointed by entry alone: its build's components, its entry not asked.
-            { name: 'team_marketing', entry: 'https://cdn.example.com/team_marketing/remoteEntry.js' },
-            { name: 'team_plain', entry: 'https://cdn.example.com/team_plain/remoteEntry.js', components: ['Plain'] },
-            { name: 'team_off', enabled: false },
-            { name: 'team_billing', entry: `${await deadOrigin()}/team_billing/mf-manifest.json` },
-          ],
-        }),
-      );
-      testApp = await createTestApp({
-        env: { REMOTES_CONFIG: configFile },
-        distDir: dist.dir,
-        remoteDescriptorTimeoutMs: TIMEOUT_MS,
-        metrics: { token: TOKEN },
-      });
-      const { app } = testApp;
+      remotes.declare([
+        // A built-in remote re-pointed by entry alone: its build's components, its entry not asked.
+        { name: 'team_marketing', entry: 'https://cdn.example.com/team_marketing/remoteEntry.js' },
+        { name: 'team_plain', entry: 'https://cdn.example.com/team_plain/remoteEntry.js', components: ['Plain'] },
+        { name: 'team_off', enabled: false },
+        { name: 'team_billing', entry: `${await deadOrigin()}/team_billing/mf-manifest.json` },
+      ]);
+      const { app } = await remotes.start({ distDir: dist.dir });
       const operator = await signedInOperator(app);
       const inspected = (await operator.get('/api/slots/inspect').expect(200)).body.remotes as InspectedRemote[];
-      const metrics = await request(app.handler).get('/metrics').set('Authorization', `Bearer ${TOKEN}`).expect(200);
+      const metrics = await request(app.handler)
+        .get('/metrics')
+        .set('Authorization', `Bearer ${METRICS_TOKEN}`)
+        .expect(200);
       const samples = parsePrometheusText(metrics.text).get('slots_remote_descriptor_status')?.samples ?? [];
       const measured = (remote: string) =>
         samples
@@ -147,11 +87,14 @@ describe('the status of a remote declared by entry', () => {
     expect(byName.get('team_down')).toMatchObject({ status: 'down', reason: expect.stringMatching(/ECONNREFUSED/) });
     expect(byName.get('team_slow')).toMatchObject({
       status: 'timed-out',
-      reason: expect.stringMatching(new RegExp(`did not answer within ${TIMEOUT_MS} ms$`)),
+      reason: expect.stringMatching(new RegExp(`did not answer within ${DESCRIPTOR_TIMEOUT_MS} ms$`)),
     });
     expect(byName.get('team_missing')).toMatchObject({ status: 'bad-answer', reason: expect.stringMatching(/404$/) });
 
-    const metrics = await request(app.handler).get('/metrics').set('Authorization', `Bearer ${TOKEN}`).expect(200);
+    const metrics = await request(app.handler)
+      .get('/metrics')
+      .set('Authorization', `Bearer ${METRICS_TOKEN}`)
+      .expect(200);
     const families = parsePrometheusText(metrics.text);
     const status = (remote: string, value: string) =>
       sampleValue(families, 'slots_remote_descriptor_status', { remote, status: value });
@@ -171,7 +114,7 @@ describe('the status of a remote declared by entry', () => {
       if (silent) return;
       res.writeHead(200).end(JSON.stringify({ name: 'team_flaky', components: ['Banner'] }));
     });
-    origins.push(flaky);
+    remotes.closing(flaky);
     const { app } = await startWith([{ name: 'team_flaky', origin: flaky.url }]);
     expect(app.remotes.registry.stateOf('team_flaky')).toMatchObject({ status: 'failing', failure: 'timed-out' });
     silent = false;
